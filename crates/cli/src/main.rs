@@ -1,1 +1,37 @@
-fn main() {}
+//! `arbiter`: the FIDE Laws of Chess as software — one binary for every part of Arbiter.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+
+/// Arbiter: the FIDE Laws of Chess (2018) as software.
+#[derive(Parser)]
+#[command(name = "arbiter", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (perft).
+    Perft(cmd::perft::Args),
+    /// Describe a position (after optional moves) as JSON: legal moves, check, outcome, claims.
+    Inspect(cmd::inspect::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Inspect(args) => cmd::inspect::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("arbiter: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
