@@ -1,0 +1,778 @@
+// A game: the board, both clocks, the move list, the draw / claim / resign / abort buttons, the
+// result, and the keyboard way to play. Everything shown comes from the server's state; the
+// client only adds hints (legal moves, valid claims) and counts the clocks down between two
+// server figures.
+
+import { Chessground } from 'chessground';
+import type { Api as CgApi } from 'chessground/api';
+import type { Key } from 'chessground/types';
+import { api, seats, GameStream, ApiError, type GameState, type Seat, type SeatGrant } from './api';
+import {
+  replay as replayGame,
+  dests as legalDests,
+  isPromotion,
+  parseSquareName,
+  moveToUci,
+  uciToMove,
+  translateSan,
+  parseTyped,
+  claims as claimInfo,
+  moveWords,
+  positionWords,
+  makeFen,
+  type Replay,
+  type NormalMove,
+  type Role,
+} from './chess';
+import { h } from './dom';
+import { t, fmt, lang, digits, colorName, verdict, verdictText } from './i18n';
+import { formatClock } from './timecontrol';
+import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
+import { navigate } from './router';
+
+const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
+
+/** The simple delay of a time control in the human form (`5 sd3`), ms; 0 if none. */
+export function simpleDelayMs(tc: string | null | undefined): number {
+  const m = /\bsd(\d+(?:\.\d+)?)([smhd]?)/.exec(tc ?? '');
+  if (!m) return 0;
+  const unit: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  return Number(m[1]) * unit[m[2]];
+}
+
+export function renderGame(root: HTMLElement, id: string): () => void {
+  const d = t();
+  const prefs: Prefs = loadPrefs();
+  let grant: SeatGrant | null = seats.get(id);
+  let state: GameState | null = null;
+  let receivedAt = performance.now();
+  let rp: Replay | null = null;
+  let rpKey = '';
+  let orientation: Seat = grant?.seat ?? 'white';
+  let offerWithMove = false;
+  let lastCount = -1;
+  let lastStatus = '';
+  let lastOffer: string | null | undefined = undefined;
+  let busy = false;
+  let confirming: 'resign' | 'abort' | null = null;
+  let stopped = false;
+  const maxSeen = { white: 1, black: 1 };
+  let lowWarned = false;
+  let stream: GameStream | null = null;
+  let turnStartedAt = performance.now();
+
+  // ---- Layout ----
+  const boardEl = h('div', { class: 'cg-wrap', 'data-testid': 'board' });
+  const promoEl = h('div', { class: 'promo', hidden: true, role: 'dialog', 'aria-label': d.promoteTo });
+  const clockEls = {
+    top: h('div', { class: 'clock', role: 'timer', 'aria-live': 'off' }),
+    bottom: h('div', { class: 'clock', role: 'timer', 'aria-live': 'off' }),
+  };
+  const nameEls = { top: h('div', { class: 'name' }), bottom: h('div', { class: 'name' }) };
+  const statusEl = h('div', { class: 'status', 'data-testid': 'status' });
+  const resultEl = h('div', { class: 'result', 'data-testid': 'result', hidden: true, role: 'status' });
+  const inviteEl = h('div', { class: 'invite', hidden: true });
+  const offerEl = h('div', { class: 'offer', hidden: true, role: 'alert' });
+  const movesEl = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': d.movesTitle });
+  const controlsEl = h('div', { class: 'controls' });
+  const claimEl = h('div', { class: 'claims', hidden: true });
+  const errorEl = h('p', { class: 'error', role: 'alert', hidden: true });
+  const connEl = h('p', { class: 'conn', hidden: true }, d.reconnecting);
+  const moveInput = h('input', {
+    type: 'text',
+    id: 'move-input',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    dir: 'ltr',
+    'data-testid': 'move-input',
+    'aria-describedby': 'move-help',
+  });
+  const moveForm = h(
+    'form',
+    { class: 'typed' },
+    h('label', { for: 'move-input' }, d.typeMove),
+    h('div', { class: 'row' }, moveInput, h('button', { type: 'submit' }, d.play)),
+  );
+  const moveHelp = h('p', { id: 'move-help', class: 'help', 'aria-live': 'polite', 'data-testid': 'move-help' });
+
+  const prefBox = (key: keyof Prefs, label: string) => {
+    const box = h('input', { type: 'checkbox', id: `pref-${key}`, checked: prefs[key] });
+    box.addEventListener('change', () => {
+      prefs[key] = box.checked;
+      savePrefs(prefs);
+      if (key === 'figurines') renderMoves();
+    });
+    return h('label', { class: 'check', for: box.id }, box, h('span', {}, label));
+  };
+
+  const a11y = h(
+    'section',
+    { class: 'card a11y', 'aria-label': d.accessible },
+    h('h2', {}, d.accessible),
+    moveForm,
+    moveHelp,
+    h(
+      'div',
+      { class: 'row wrap' },
+      h('button', { type: 'button', 'data-testid': 'read-clocks', onclick: () => readClocks() }, d.readClocks),
+      h('button', { type: 'button', 'data-testid': 'read-position', onclick: () => readPosition() }, d.readPosition),
+      h('button', { type: 'button', onclick: () => readLastMove() }, d.readLastMove),
+    ),
+    prefBox('speak', d.speak),
+    prefBox('appendixD', d.appendixD),
+    prefBox('sounds', d.sounds),
+    prefBox('figurines', `${d.notation}: ${d.figurines}`),
+  );
+
+  const player = (pos: 'top' | 'bottom') => h('div', { class: `player ${pos}`, 'data-pos': pos }, nameEls[pos], clockEls[pos]);
+  root.replaceChildren(
+    h(
+      'div',
+      { class: 'game' },
+      h('div', { class: 'board-col' }, player('top'), h('div', { class: 'board-wrap', dir: 'ltr' }, boardEl, promoEl), player('bottom')),
+      h(
+        'aside',
+        { class: 'side' },
+        h('div', { class: 'card' }, statusEl, resultEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, controlsEl),
+        a11y,
+      ),
+    ),
+  );
+
+  const onResize = () => cg.redrawAll();
+  window.addEventListener('resize', onResize);
+  const cg: CgApi = Chessground(boardEl, {
+    coordinates: true,
+    orientation,
+    viewOnly: false,
+    movable: { free: false, color: undefined, showDests: true, events: { after: onBoardMove } },
+    premovable: { enabled: true, showDests: true },
+    draggable: { enabled: true, showGhost: true },
+    animation: { enabled: true, duration: 200 },
+    highlight: { lastMove: true, check: true },
+  });
+
+  // ---- Helpers over the state ----
+  const mySeat = (): Seat | null => grant?.seat ?? null;
+  const chess960 = () => (state?.variant ?? '').toString().includes('960');
+  const current = () => (rp ? rp.positions[rp.positions.length - 1] : null);
+  const playing = () => state?.status === 'playing';
+  const myTurn = () => playing() && mySeat() !== null && state?.turn === mySeat();
+
+  function showError(msg: string | null): void {
+    errorEl.textContent = msg ?? '';
+    errorEl.hidden = !msg;
+  }
+
+  function errText(err: unknown): string {
+    if (err instanceof ApiError) return err.message || err.code;
+    return String(err);
+  }
+
+  // ---- Talking to the server ----
+  let fetching = false;
+  let again = false;
+  async function refresh(): Promise<void> {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    try {
+      const s = await api.game(id, grant?.token);
+      apply(s);
+      showError(null);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        statusEl.textContent = d.notFound;
+      }
+    } finally {
+      fetching = false;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    }
+  }
+
+  async function act(f: () => Promise<unknown>): Promise<boolean> {
+    if (!grant) return false;
+    busy = true;
+    try {
+      const res = await f();
+      showError(null);
+      const ack = res as { game?: GameState } | null;
+      if (ack && ack.game && typeof ack.game.fen === 'string') apply(ack.game);
+      else await refresh();
+      return true;
+    } catch (err) {
+      showError(errText(err));
+      await refresh();
+      return false;
+    } finally {
+      busy = false;
+    }
+  }
+
+  function sendMove(m: NormalMove): void {
+    const pos = current();
+    if (!pos || !grant) return;
+    const uci = moveToUci(pos, m, chess960());
+    // Show the move at once; the server's answer confirms or undoes it.
+    const after = pos.clone();
+    after.play(m);
+    cg.set({
+      fen: makeFen(after.toSetup()),
+      turnColor: after.turn,
+      lastMove: [uci.slice(0, 2), uci.slice(2, 4)] as Key[],
+      check: after.isCheck() ? after.turn : false,
+      movable: { color: undefined, dests: new Map() },
+    });
+    const offer = offerWithMove;
+    offerWithMove = false;
+    const g = grant;
+    void act(() => api.move(id, g.token, uci, offer));
+  }
+
+  function onBoardMove(orig: Key, dest: Key): void {
+    const pos = current();
+    if (!pos) return;
+    const from = parseSquareName(orig);
+    const to = parseSquareName(dest);
+    if (from === undefined || to === undefined) return;
+    if (isPromotion(pos, orig, dest)) {
+      choosePromotion(pos.turn, (role) => {
+        if (role) sendMove({ from, to, promotion: role });
+        else render();
+      });
+      return;
+    }
+    sendMove({ from, to });
+  }
+
+  function choosePromotion(color: Seat, done: (r: Role | null) => void): void {
+    const fig: Record<string, string> = color === 'white' ? { queen: '♕', rook: '♖', bishop: '♗', knight: '♘' } : { queen: '♛', rook: '♜', bishop: '♝', knight: '♞' };
+    const names = d.words as Record<string, string>;
+    const close = (r: Role | null) => {
+      promoEl.hidden = true;
+      promoEl.replaceChildren();
+      done(r);
+    };
+    promoEl.replaceChildren(
+      h('p', {}, d.promoteTo),
+      h(
+        'div',
+        { class: 'row' },
+        (['queen', 'rook', 'bishop', 'knight'] as Role[]).map((r) =>
+          h('button', { type: 'button', class: 'piece', 'aria-label': names[r], 'data-role': r, title: names[r], onclick: () => close(r) }, fig[r]),
+        ),
+      ),
+      h('button', { type: 'button', class: 'small', onclick: () => close(null) }, d.cancel),
+    );
+    promoEl.hidden = false;
+    (promoEl.querySelector('button') as HTMLButtonElement | null)?.focus();
+  }
+
+  // ---- Applying a state ----
+  function apply(s: GameState): void {
+    state = s;
+    receivedAt = performance.now();
+    stream?.seen(s.last_seq);
+    const init = s.initial_fen ?? null;
+    const key = `${init}|${s.moves.map((m) => m.uci).join(' ')}|${s.fen}`;
+    if (key !== rpKey) {
+      rp = replayGame(init ?? (chess960() ? null : undefined), s.moves.map((m) => m.uci), s.fen);
+      rpKey = key;
+    }
+    if (s.clocks) {
+      maxSeen.white = Math.max(maxSeen.white, s.clocks.white_ms ?? 0);
+      maxSeen.black = Math.max(maxSeen.black, s.clocks.black_ms ?? 0);
+    }
+    const count = s.moves.length;
+    if (count !== lastCount || s.status !== lastStatus) turnStartedAt = receivedAt;
+    const newMove = lastCount >= 0 && count > lastCount;
+    if (newMove) onNewMove();
+    if (lastStatus && lastStatus !== s.status && s.status === 'playing') sound('notify', prefs);
+    if (lastStatus && lastStatus !== 'finished' && s.status === 'finished') {
+      sound('notify', prefs);
+      announce(verdictText(verdict(s.result, s.termination, s.status)), prefs);
+    }
+    if (lastOffer !== undefined && s.draw_offer && s.draw_offer !== lastOffer && s.draw_offer !== mySeat()) {
+      announce(d.opponentOffers, prefs);
+    }
+    lastOffer = s.draw_offer ?? null;
+    lastCount = count;
+    lastStatus = s.status;
+    render();
+    if (newMove && myTurn()) cg.playPremove();
+  }
+
+  function onNewMove(): void {
+    if (!state || !rp) return;
+    const i = state.moves.length - 1;
+    const before = rp.positions[i];
+    const m = before ? uciToMove(before, state.moves[i].uci) : null;
+    if (m && before) {
+      sound(before.board.get(m.to) ? 'capture' : 'move', prefs);
+      const who = colorName(before.turn);
+      announce(`${who}: ${moveWords(before, m, d.words, prefs.appendixD)}`, prefs, prefs.appendixD);
+    } else sound('move', prefs);
+  }
+
+  // ---- Rendering ----
+  function render(): void {
+    if (!state) return;
+    const s = state;
+    const pos = current();
+    const me = mySeat();
+    const last = s.moves[s.moves.length - 1];
+    const lastMove = last ? ([last.uci.slice(0, 2), last.uci.slice(2, 4)] as Key[]) : undefined;
+    const canMove = playing() && me !== null;
+    cg.set({
+      fen: s.fen,
+      orientation,
+      turnColor: s.turn,
+      lastMove,
+      check: pos && pos.isCheck() ? s.turn : false,
+      movable: {
+        color: canMove ? me : undefined,
+        dests: canMove && s.turn === me && pos ? (legalDests(pos, chess960()) as Map<Key, Key[]>) : new Map(),
+        rookCastle: !chess960(),
+      },
+      premovable: { enabled: canMove },
+    });
+    if (!canMove) cg.cancelPremove();
+
+    // Players and clocks: the bottom is the side the board is seen from.
+    const bottom = orientation;
+    const top = opposite(orientation);
+    const label = (c: Seat) => `${colorName(c)}${me === c ? ' ★' : ''}`;
+    nameEls.top.textContent = label(top);
+    nameEls.bottom.textContent = label(bottom);
+    for (const [el, c] of [
+      [clockEls.top, top],
+      [clockEls.bottom, bottom],
+    ] as const) {
+      el.dataset.color = c;
+      el.setAttribute('data-testid', `clock-${c}`);
+      el.setAttribute('aria-label', colorName(c));
+    }
+    tickClocks();
+
+    // Status line.
+    const d2 = t();
+    let status = '';
+    if (s.status === 'waiting') status = d2.waiting;
+    else if (s.status === 'playing') status = fmt(d2.toMove, { color: colorName(s.turn) });
+    statusEl.textContent = [status, me ? fmt(d2.youPlay, { color: colorName(me) }) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' ');
+
+    // Result.
+    if (s.status === 'finished' || s.status === 'adjourned' || s.status === 'aborted') {
+      const v = verdict(s.result, s.termination, s.status);
+      resultEl.replaceChildren(
+        h('strong', {}, v.headline),
+        h('span', { class: 'score', dir: 'ltr' }, s.result && s.result !== '*' ? ` ${s.result.replace(/1\/2/g, '½')}` : ''),
+        h('br'),
+        h('span', {}, [v.reason && v.reason !== v.headline ? v.reason : '', v.article ? (/^[0-9]/.test(v.article) ? `${d2.art} ${digits(v.article)}` : v.article) : ''].filter(Boolean).join(', ')),
+      );
+      resultEl.setAttribute('data-text', verdictText(v));
+      resultEl.hidden = false;
+    } else resultEl.hidden = true;
+
+    // Invitation or join.
+    if (s.status === 'waiting') {
+      inviteEl.hidden = false;
+      if (me) {
+        const link = `${location.origin}/game/${id}`;
+        const input = h('input', { type: 'text', readonly: true, value: link, dir: 'ltr', 'data-testid': 'invite-link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() });
+        const copy = h(
+          'button',
+          {
+            type: 'button',
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(link);
+              } catch {
+                input.select();
+                document.execCommand?.('copy');
+              }
+              copy.textContent = t().copied;
+            },
+          },
+          d2.copyLink,
+        );
+        inviteEl.replaceChildren(h('p', {}, d2.invite), h('div', { class: 'row' }, input, copy));
+      } else {
+        inviteEl.replaceChildren(
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'primary',
+              'data-testid': 'join',
+              onclick: async () => {
+                try {
+                  const g = await api.join(id);
+                  seats.set(id, g);
+                  grant = g;
+                  orientation = g.seat;
+                  await refresh();
+                } catch (err) {
+                  showError(err instanceof ApiError && err.status === 409 ? d2.gameFull : errText(err));
+                }
+              },
+            },
+            d2.joinThisGame,
+          ),
+        );
+      }
+    } else inviteEl.hidden = true;
+
+    // A draw offer.
+    if (playing() && s.draw_offer && me) {
+      offerEl.hidden = false;
+      if (s.draw_offer === me) offerEl.replaceChildren(h('p', {}, d2.drawOffered));
+      else
+        offerEl.replaceChildren(
+          h('p', {}, d2.opponentOffers),
+          h(
+            'div',
+            { class: 'row' },
+            h('button', { type: 'button', class: 'primary', 'data-testid': 'accept-draw', onclick: () => grant && void act(() => api.draw(id, grant!.token, 'accept')) }, d2.accept),
+            h('button', { type: 'button', 'data-testid': 'decline-draw', onclick: () => grant && void act(() => api.draw(id, grant!.token, 'decline')) }, d2.decline),
+          ),
+        );
+    } else if (playing() && s.draw_offer && !me) {
+      offerEl.hidden = false;
+      offerEl.replaceChildren(h('p', {}, `${colorName(s.draw_offer)}: ${d2.offerDraw.toLowerCase()}`));
+    } else offerEl.hidden = true;
+
+    renderClaims();
+    renderMoves();
+    renderControls();
+  }
+
+  function renderClaims(): void {
+    const d2 = t();
+    claimEl.replaceChildren();
+    claimEl.hidden = true;
+    if (!state || !rp || !myTurn() || !grant) return;
+    const info = claimInfo(rp);
+    const server = Array.isArray(state.claimable) ? state.claimable.length > 0 : null;
+    const now = server ?? info.now.length > 0;
+    const g = grant;
+    if (now) {
+      const why = info.now.map((w) => (w === 'threefold' ? `${d2.art} ${digits('9.2')}` : `${d2.art} ${digits('9.3')}`)).join(', ');
+      claimEl.append(
+        h('p', {}, fmt(d2.claimHint, { why: why || `${d2.art} ${digits('9.2')} / ${digits('9.3')}` })),
+        h('button', { type: 'button', class: 'primary', 'data-testid': 'claim-draw', onclick: () => void act(() => api.draw(id, g.token, 'claim')) }, d2.claimDraw),
+      );
+    }
+    if (info.withMove.length) {
+      const pos = current()!;
+      claimEl.append(
+        h('p', {}, d2.claimMoveHint),
+        h(
+          'div',
+          { class: 'row wrap' },
+          info.withMove.slice(0, 6).map((c) => {
+            const shown = translateSan(c.san, lang(), prefs.figurines, pos.turn);
+            return h(
+              'button',
+              {
+                type: 'button',
+                'data-testid': `claim-with-${c.san}`,
+                title: c.why === 'threefold' ? `${d2.art} 9.2.1.1` : `${d2.art} 9.3.1`,
+                onclick: () => void act(() => api.draw(id, g.token, 'claim', moveToUci(pos, c.move, chess960()))),
+              },
+              fmt(d2.claimWithMove, { move: shown }),
+            );
+          }),
+        ),
+      );
+    }
+    claimEl.hidden = claimEl.childElementCount === 0;
+  }
+
+  function renderMoves(): void {
+    if (!state) return;
+    const s = state;
+    const start = rp?.positions[0];
+    let num = start && rp?.complete ? start.fullmoves : 1;
+    let blackFirst = start && rp?.complete ? start.turn === 'black' : false;
+    const items: HTMLElement[] = [];
+    let li: HTMLElement | null = null;
+    s.moves.forEach((m, i) => {
+      const color: Seat = (i + (blackFirst ? 1 : 0)) % 2 === 0 ? 'white' : 'black';
+      const san = m.san || rp?.sans[i] || m.uci;
+      const text = translateSan(san, lang(), prefs.figurines, color);
+      if (color === 'white' || li === null) {
+        li = h('li', { value: num }, h('span', { class: 'num', 'aria-hidden': 'true' }, `${digits(String(num))}.`));
+        if (color === 'black') li.append(h('span', { class: 'san empty' }, '…'));
+        items.push(li);
+      }
+      li.append(h('span', { class: `san ${i === s.moves.length - 1 ? 'last' : ''}`, dir: 'ltr', 'data-ply': i + 1 }, text));
+      if (color === 'black') {
+        num += 1;
+        li = null;
+      }
+    });
+    blackFirst = false;
+    movesEl.replaceChildren(...(items.length ? items : [h('li', { class: 'empty' }, t().noMoves)]));
+    movesEl.scrollTop = movesEl.scrollHeight;
+  }
+
+  function renderControls(): void {
+    if (!state) return;
+    const s = state;
+    const d2 = t();
+    const me = mySeat();
+    const g = grant;
+    const btns: (HTMLElement | null)[] = [];
+    btns.push(
+      h(
+        'button',
+        {
+          type: 'button',
+          'data-testid': 'flip',
+          title: d2.flip,
+          onclick: () => {
+            orientation = opposite(orientation);
+            render();
+          },
+        },
+        `⇅ ${d2.flip}`,
+      ),
+    );
+    if (confirming && g && playing()) {
+      const what = confirming;
+      btns.push(
+        h('span', { class: 'confirm' }, d2.confirm),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger',
+            'data-testid': 'confirm-yes',
+            onclick: () => {
+              confirming = null;
+              void act(() => (what === 'resign' ? api.resign(id, g.token) : api.abort(id, g.token)));
+            },
+          },
+          d2.yes,
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              confirming = null;
+              renderControls();
+            },
+          },
+          d2.no,
+        ),
+      );
+    } else if (me && g && (playing() || s.status === 'waiting')) {
+      const plies = s.moves.length;
+      if (playing() && s.draw_offer !== me) {
+        btns.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-testid': 'offer-draw',
+              'aria-pressed': String(offerWithMove),
+              onclick: () => {
+                if (myTurn()) {
+                  // Art. 9.1.2.1: the offer is made after one's own move, before pressing the clock.
+                  offerWithMove = !offerWithMove;
+                  moveHelp.textContent = offerWithMove ? d2.offerWithMove : '';
+                  renderControls();
+                } else void act(() => api.draw(id, g.token, 'offer'));
+              },
+            },
+            `½ ${d2.offerDraw}`,
+          ),
+        );
+      }
+      if (plies < 2)
+        btns.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-testid': 'abort',
+              onclick: () => {
+                confirming = 'abort';
+                renderControls();
+              },
+            },
+            `✕ ${d2.abort}`,
+          ),
+        );
+      if (playing())
+        btns.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'danger',
+              'data-testid': 'resign',
+              onclick: () => {
+                confirming = 'resign';
+                renderControls();
+              },
+            },
+            `⚐ ${d2.resign}`,
+          ),
+        );
+    }
+    if (s.moves.length > 0 || s.status === 'finished')
+      btns.push(h('a', { class: 'button', href: api.pgnUrl(id), download: `arbiter-${id}.pgn`, 'data-testid': 'pgn' }, `⭳ ${d2.downloadPgn}`));
+    if (s.status === 'finished' || s.status === 'aborted' || !playing())
+      btns.push(
+        h(
+          'a',
+          {
+            class: 'button',
+            href: `/?tc=${encodeURIComponent(s.time_control ?? '')}`,
+            'data-testid': 'new-game',
+            onclick: (e: Event) => {
+              e.preventDefault();
+              navigate(`/?tc=${encodeURIComponent(String(s.time_control ?? '5+3'))}`);
+            },
+          },
+          `＋ ${d2.newGame}`,
+        ),
+      );
+    controlsEl.replaceChildren(...btns.filter((b): b is HTMLElement => b !== null));
+  }
+
+  // ---- Clocks: the server's figures, counted down locally with a monotonic timer ----
+  function displayed(c: Seat): number | null {
+    const cl = state?.clocks;
+    if (!state || !cl) return null;
+    const base = c === 'white' ? cl.white_ms : cl.black_ms;
+    if (base === null || base === undefined) return null;
+    if (state.status !== 'playing' || state.turn !== c) return base;
+    // Simple delay (Art. 6.3.2): the main time waits until the delay of this move has run out.
+    const delay = simpleDelayMs(state.time_control);
+    const now = performance.now();
+    const used = (at: number) => Math.max(0, at - turnStartedAt - delay);
+    return base - (used(now) - used(receivedAt));
+  }
+
+  let flagAsked = 0;
+  function tickClocks(): void {
+    if (!state) return;
+    for (const [el, pos] of [
+      [clockEls.top, 'top'],
+      [clockEls.bottom, 'bottom'],
+    ] as const) {
+      const c = (pos === 'bottom' ? orientation : opposite(orientation)) as Seat;
+      const ms = displayed(c);
+      if (ms === null) {
+        el.textContent = '—';
+        el.classList.remove('low', 'active');
+        continue;
+      }
+      el.textContent = formatClock(ms);
+      const active = state.status === 'playing' && state.turn === c;
+      el.classList.toggle('active', active);
+      const low = ms < Math.max(10_000, Math.min(60_000, maxSeen[c] * 0.1));
+      el.classList.toggle('low', low && state.status === 'playing');
+      if (active && low && c === mySeat() && !lowWarned) {
+        lowWarned = true;
+        sound('low', prefs);
+      }
+      // A flag has fallen on this screen: ask the server, which decides (Art. 6.8).
+      if (active && ms <= 0 && performance.now() - flagAsked > 1000) {
+        flagAsked = performance.now();
+        void refresh();
+      }
+    }
+  }
+  const clockTimer = window.setInterval(tickClocks, 100);
+
+  // ---- Keyboard play and reading on demand (Appendix D) ----
+  moveForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const d2 = t();
+    const text = moveInput.value;
+    const pos = current();
+    if (!pos || !state) return;
+    if (!mySeat()) return say(d2.notPlaying);
+    if (!myTurn()) return say(d2.notYourTurn);
+    if (busy) return;
+    const r = parseTyped(pos, text, lang());
+    if ('ok' in r) {
+      moveInput.value = '';
+      moveHelp.textContent = '';
+      sendMove(r.ok);
+    } else if ('ambiguous' in r) {
+      say(fmt(d2.ambiguousMove, { text, list: r.ambiguous.map((x) => translateSan(x, lang(), false, pos.turn)).join(', ') }));
+    } else say(fmt(d2.unknownMove, { text }));
+  });
+
+  function say(text: string): void {
+    moveHelp.textContent = text;
+    announce(text, prefs);
+  }
+
+  function readClocks(): void {
+    const parts = (['white', 'black'] as Seat[]).map((c) => {
+      const ms = displayed(c);
+      return fmt(t().clockOf, { color: colorName(c), time: ms === null ? '—' : formatClock(ms) });
+    });
+    say(parts.join(', '));
+  }
+
+  function readPosition(): void {
+    const pos = current();
+    if (!pos || !state) return;
+    const w = positionWords(pos, t().words, prefs.appendixD);
+    const d2 = t();
+    say(
+      [fmt(d2.piecesOf, { color: d2.white, list: w.white }), fmt(d2.piecesOf, { color: d2.black, list: w.black }), fmt(d2.toMove, { color: colorName(state.turn) })].join(' '),
+    );
+  }
+
+  function readLastMove(): void {
+    if (!state || !rp || state.moves.length === 0) return say(t().noMoves);
+    const i = state.moves.length - 1;
+    const before = rp.positions[i];
+    const m = before ? uciToMove(before, state.moves[i].uci) : null;
+    if (m && before) say(`${colorName(before.turn)}: ${moveWords(before, m, t().words, prefs.appendixD)}`);
+    else say(state.moves[i].san);
+  }
+
+  // ---- Live stream ----
+  stream = new GameStream(
+    id,
+    (ev) => {
+      if (ev.type === 'state' && ev.game && typeof ev.game === 'object') apply(ev.game as GameState);
+      // An event carries clocks as of the event: the state fetched now is fresher and whole.
+      else if (ev.type === 'event') void refresh();
+    },
+    (connected) => {
+      connEl.hidden = connected;
+      if (connected) void refresh();
+    },
+  );
+  // If the stream cannot be had at all, a slow poll keeps the page true.
+  const poll = window.setInterval(() => {
+    if (!stopped && connEl.hidden === false) void refresh();
+  }, 3000);
+
+  void refresh();
+  return () => {
+    stopped = true;
+    stream?.close();
+    window.clearInterval(clockTimer);
+    window.clearInterval(poll);
+    window.removeEventListener('resize', onResize);
+    cg.destroy();
+  };
+}
