@@ -637,6 +637,11 @@ impl Position {
                 if let Some(r) = rank {
                     from_mask &= Bitboard::rank(r);
                 }
+                // Appendix C.9: a pawn move written without its file (`b3`) is a move along the
+                // pawn's own file, never a capture from a neighbouring file.
+                if role == Role::Pawn && file.is_none() {
+                    from_mask &= Bitboard::file(to.file());
+                }
                 let mut list: MoveList =
                     self.legal_moves_filtered(from_mask, Bitboard::from_square(to));
                 // A king move never stands for castling here (castling is king-takes-rook).
