@@ -19,6 +19,10 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Describe a position (after optional moves) as JSON: legal moves, check, outcome, claims.
     Inspect(cmd::inspect::Args),
+    /// Run the Arbiter engine over UCI (for Arena, cutechess-cli and other chess GUIs).
+    Uci(cmd::uci::Args),
+    /// Search a fixed position set: deterministic node count (regression signature) and nodes/s.
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -26,6 +30,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
+        Command::Uci(args) => cmd::uci::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
     };
     match result {
         Ok(code) => code,

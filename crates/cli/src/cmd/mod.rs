@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod inspect;
 pub mod perft;
+pub mod uci;
 
 use anyhow::{anyhow, Result};
 use arbiter_rules::{CastlingMode, History, Position};

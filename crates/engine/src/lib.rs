@@ -1,0 +1,279 @@
+//! # arbiter-engine
+//!
+//! The Arbiter chess engine, layered like Stockfish: move ordering ([`movepick`]), search
+//! ([`search`]), evaluation ([`eval`]), transposition table ([`tt`]), time manager
+//! ([`timeman`]) and the UCI protocol ([`uci`]), which talks only to the [`Engine`] facade.
+//! Every rule of the game (legal moves, repetition, fifty moves, dead material) comes from
+//! `arbiter-rules`.
+//!
+//! ```
+//! use arbiter_engine::{Engine, Level, Limits};
+//! use arbiter_rules::{History, Position, Termination};
+//!
+//! // White mates in one: Ra8#.
+//! let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Default::default()).unwrap();
+//! let mut engine = Engine::new();
+//! engine.set_level(Level::MAX);
+//! let m = engine.best_move(&History::new(pos), &Limits::depth(4)).unwrap();
+//! assert_eq!(pos.uci(m), "a1a8");
+//! ```
+
+pub mod bench;
+pub mod eval;
+pub mod movepick;
+pub mod search;
+pub mod timeman;
+pub mod tt;
+pub mod uci;
+
+pub use search::{Info, Score, SearchResult};
+pub use timeman::{Budget, ClockState};
+
+use arbiter_rules::{History, Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A playing strength for people: 1 (a beginner) to 8 (full strength).
+///
+/// Lower levels search shallower, stop after fewer nodes and add a controlled random error
+/// to the evaluation, so they make human-looking mistakes rather than random moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// Full strength.
+    pub const MAX: Level = Level(8);
+
+    /// A level from 1 to 8.
+    pub const fn new(n: u8) -> Option<Level> {
+        if n >= 1 && n <= 8 {
+            Some(Level(n))
+        } else {
+            None
+        }
+    }
+
+    /// The level as a number, 1 to 8.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+
+    /// (depth limit, node limit, evaluation noise in centipawns) of this level.
+    const fn params(self) -> (u32, Option<u64>, i32) {
+        match self.0 {
+            1 => (1, Some(400), 300),
+            2 => (2, Some(1_500), 200),
+            3 => (3, Some(4_000), 130),
+            4 => (4, Some(12_000), 80),
+            5 => (6, Some(40_000), 45),
+            6 => (8, Some(150_000), 25),
+            7 => (11, Some(600_000), 10),
+            _ => (search::MAX_PLY as u32, None, 0),
+        }
+    }
+}
+
+impl Default for Level {
+    fn default() -> Level {
+        Level::MAX
+    }
+}
+
+/// What limits one search. Unset fields do not limit; a search with no limit at all runs until
+/// stopped (UCI `go infinite`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search at most this deep.
+    pub depth: Option<u32>,
+    /// Search at most this many nodes.
+    pub nodes: Option<u64>,
+    /// Think exactly this long (UCI `movetime`).
+    pub movetime: Option<Duration>,
+    /// Manage time from the game clock.
+    pub clock: Option<ClockState>,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A fixed-time search.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+
+    /// A search managed from the clock of the side to move.
+    pub fn clock(clock: ClockState) -> Limits {
+        Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        }
+    }
+}
+
+/// The engine: owns the transposition table and the move-ordering statistics between
+/// searches. One search at a time (`&mut self`); stop a running search from another thread
+/// through the `stop` flag given to [`Engine::search`].
+pub struct Engine {
+    tt: tt::Table,
+    heur: search::Heuristics,
+    hash_mb: usize,
+    level: Level,
+    overhead: Duration,
+    seed: Option<u64>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+/// The default transposition table size in megabytes.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+impl Engine {
+    /// A full-strength engine with a 16 MB transposition table.
+    pub fn new() -> Engine {
+        Engine::with_hash(DEFAULT_HASH_MB)
+    }
+
+    /// An engine with a transposition table of about `mb` megabytes.
+    pub fn with_hash(mb: usize) -> Engine {
+        Engine {
+            tt: tt::Table::new(mb),
+            heur: search::Heuristics::new(),
+            hash_mb: mb.max(1),
+            level: Level::MAX,
+            overhead: timeman::DEFAULT_OVERHEAD,
+            seed: None,
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        if mb.max(1) != self.hash_mb {
+            self.tt = tt::Table::new(mb);
+            self.hash_mb = mb.max(1);
+        }
+    }
+
+    /// The transposition table size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Sets the playing level.
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+    }
+
+    /// The playing level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Time kept back per move for communication delays (default 30 ms).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.overhead = overhead;
+    }
+
+    /// Fixes the seed of the lower levels' randomness (for reproducible games); `None` draws
+    /// a new seed for every search.
+    pub fn set_seed(&mut self, seed: Option<u64>) {
+        self.seed = seed;
+    }
+
+    /// Forgets everything learned in earlier searches (a new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.heur.clear();
+    }
+
+    /// Searches the position reached by `moves` from `start` (the moves are needed to see
+    /// repetitions). `on_info` is called after each completed iteration.
+    ///
+    /// # Panics
+    /// If a move of `moves` is not legal in its position.
+    pub fn search(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start_time = Instant::now();
+        let (root, hashes) = search::game_hashes(start, moves);
+        let (max_depth, level_nodes, noise) = self.level.params();
+        let depth = limits.depth.unwrap_or(u32::MAX).min(max_depth).max(1);
+        let nodes = match (limits.nodes, level_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut soft = None;
+        let mut hard = None;
+        if let Some(t) = limits.movetime {
+            hard = Some(
+                t.saturating_sub(self.overhead / 3)
+                    .max(Duration::from_millis(1)),
+            );
+        }
+        if let Some(clock) = limits.clock {
+            let b = timeman::budget(&clock, self.overhead);
+            soft = Some(b.soft);
+            hard = Some(hard.map_or(b.hard, |h: Duration| h.min(b.hard)));
+        }
+        let seed = self.seed.unwrap_or_else(fresh_seed);
+        let stop = search::Stop {
+            flag: stop,
+            start: start_time,
+            soft,
+            hard,
+            nodes,
+            depth,
+        };
+        let mut searcher =
+            search::Searcher::new(&mut self.tt, &mut self.heur, stop, hashes, noise, seed);
+        searcher.run(&root, on_info)
+    }
+
+    /// Searches the current position of a game.
+    pub fn search_history(
+        &mut self,
+        history: &History,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.search(history.start(), history.moves(), limits, stop, on_info)
+    }
+
+    /// The move the engine plays in the current position of `history`, or `None` if the
+    /// game is over (no legal move).
+    pub fn best_move(&mut self, history: &History, limits: &Limits) -> Option<Move> {
+        let stop = AtomicBool::new(false);
+        self.search_history(history, limits, &stop, &mut |_| {})
+            .best
+    }
+}
+
+fn fresh_seed() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    t ^ COUNTER
+        .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed)
+        .rotate_left(17)
+}

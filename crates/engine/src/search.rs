@@ -1,0 +1,762 @@
+//! The search: iterative deepening with aspiration windows over a principal variation search
+//! (negamax alpha-beta), with a transposition table, null-move pruning, late-move reductions,
+//! check extensions, reverse futility and late-move pruning, and a quiescence search over
+//! captures. Draws by repetition, the fifty-move rule and insufficient material are scored
+//! as draws inside the tree (Art. 9.2, 9.3, 5.2.2).
+
+use crate::eval;
+use crate::movepick::{self, Picker};
+use crate::tt::{Bound, Entry, Table};
+use arbiter_rules::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The score of giving mate now (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 256;
+const INF: i32 = MATE + 1;
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// A search score as UCI reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move gets mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-(MATE + s) / 2)
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+impl core::fmt::Display for Score {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// Progress reported after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Nominal depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score of the principal variation.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Transposition table use, in permille.
+    pub hashfull: u32,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let ms = self.time.as_millis().max(1) as u64;
+        self.nodes * 1000 / ms
+    }
+}
+
+/// What one search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` only if there is no legal move).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The score of `best`.
+    pub score: Score,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Per-search stopping conditions, resolved from limits, level and clock.
+pub(crate) struct Stop<'a> {
+    pub flag: &'a AtomicBool,
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+    pub nodes: Option<u64>,
+    pub depth: u32,
+}
+
+/// Tables that live across searches (killers are per search).
+pub(crate) struct Heuristics {
+    pub history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Heuristics {
+    pub fn new() -> Heuristics {
+        Heuristics {
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+    pub fn clear(&mut self) {
+        *self.history = [[[0; 64]; 64]; 2];
+    }
+    fn age(&mut self) {
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for v in row.iter_mut() {
+                    *v /= 4;
+                }
+            }
+        }
+    }
+}
+
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static T: OnceLock<Box<[[i32; 64]; 64]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new([[0; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, v) in row.iter_mut().enumerate().skip(1) {
+                *v = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            }
+        }
+        t
+    })
+}
+
+pub(crate) struct Searcher<'a> {
+    tt: &'a mut Table,
+    heur: &'a mut Heuristics,
+    stop: Stop<'a>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Hashes of the game's positions, then of the path searched (the current one last).
+    hashes: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    noise: i32,
+    seed: u64,
+    root_best: Option<(Move, i32)>,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn has_non_pawn_material(pos: &Position) -> bool {
+    let b = pos.board();
+    let ours = b.by_color(pos.turn());
+    (ours & !(b.pawns() | b.kings())).any()
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        tt: &'a mut Table,
+        heur: &'a mut Heuristics,
+        stop: Stop<'a>,
+        game_hashes: Vec<u64>,
+        noise: i32,
+        seed: u64,
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            heur,
+            stop,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            hashes: game_hashes,
+            killers: [[None; 2]; MAX_PLY + 1],
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            noise,
+            seed,
+            root_best: None,
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let e = eval::evaluate(pos);
+        if self.noise == 0 {
+            e
+        } else {
+            let r = mix(pos.hash() ^ self.seed) % (2 * self.noise as u64 + 1);
+            e + r as i32 - self.noise
+        }
+    }
+
+    #[inline]
+    fn check_stop(&mut self) {
+        if self.nodes & 1023 == 0 {
+            if self.stop.flag.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            if let Some(hard) = self.stop.hard {
+                if self.stop.start.elapsed() >= hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        if let Some(n) = self.stop.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Repetition (any earlier occurrence since the last irreversible move), fifty moves
+    /// and dead material are draws for the search.
+    fn is_draw(&self, pos: &Position) -> bool {
+        // Art. 9.3: fifty moves can be claimed (unless the last move mated, Art. 9.6.2).
+        if pos.halfmoves() >= 100 && (!pos.is_check() || pos.has_legal_move()) {
+            return true;
+        }
+        // Art. 5.2.2: no sequence of legal moves can mate.
+        if pos.is_insufficient_material() {
+            return true;
+        }
+        // Art. 9.2: the same position again. Within the search one repetition is enough.
+        let n = self.hashes.len();
+        let key = pos.hash();
+        let window = (pos.halfmoves() as usize).min(n.saturating_sub(1));
+        let mut i = 4;
+        while i <= window {
+            if self.hashes[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn pv_line(&self) -> Vec<Move> {
+        (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if ply > 0 && self.is_draw(pos) {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        if ply > 0 {
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.hash();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.and_then(|e| e.best);
+        if let Some(e) = tte {
+            if !pv_node && e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else {
+            match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(pos),
+            }
+        };
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility pruning: far above beta at low depth.
+            if depth <= 6 && static_eval - 85 * depth >= beta {
+                return static_eval;
+            }
+            // Null-move pruning: passing still leaves us above beta.
+            if allow_null && depth >= 3 && static_eval >= beta && has_non_pawn_material(pos) {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let mut child = *pos;
+                child.play_null();
+                self.hashes.push(child.hash());
+                let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.hashes.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move, ordering is poor.
+        if tt_move.is_none() && depth >= 4 && !in_check {
+            depth -= 1;
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Art. 5.1.1 checkmate, Art. 5.2.1 stalemate.
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let us = pos.turn().index();
+        let picker = Picker::new(
+            pos,
+            moves,
+            tt_move,
+            self.killers[ply],
+            &self.heur.history[us],
+        );
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        let old_alpha = alpha;
+        let lmr = lmr_table();
+
+        for (m, order) in picker {
+            let capture = pos.is_capture(m);
+            let quiet = !capture && m.promotion.is_none();
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+
+            if ply > 0 && best > -MATE_BOUND && !in_check && !gives_check {
+                if quiet {
+                    // Late-move pruning and futility pruning of quiet moves.
+                    if !pv_node && depth <= 4 && searched >= 3 + depth * depth * 2 {
+                        continue;
+                    }
+                    if !pv_node && depth <= 5 && static_eval + 110 + 95 * depth <= alpha {
+                        continue;
+                    }
+                } else if !pv_node
+                    && depth <= 4
+                    && order < 0
+                    && movepick::see(pos, m) < -110 * depth
+                {
+                    continue;
+                }
+            }
+
+            self.hashes.push(child.hash());
+            let new_depth = depth - 1;
+            let mut s;
+            if searched == 0 {
+                s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > pv_node as i32 && quiet && !gives_check {
+                    r = lmr[depth.min(63) as usize][(searched as usize).min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if order >= 890_000 {
+                        r -= 1; // killer
+                    }
+                    r -= (order / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if s > best {
+                best = s;
+                if s > alpha {
+                    best_move = Some(m);
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if ply == 0 {
+                        self.root_best = Some((m, s));
+                    }
+                    if s >= beta {
+                        if quiet {
+                            self.reward_quiet(pos, ply, depth, m, &quiets[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                best: best_move,
+                score: to_tt(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        tried: &[Option<Move>],
+    ) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let us = pos.turn().index();
+        let bonus = (depth * depth * 8).min(1600);
+        let h = &mut self.heur.history[us];
+        let apply = |v: &mut i32, b: i32| {
+            *v += b - *v * b.abs() / 16_384;
+        };
+        apply(&mut h[m.from.idx()][m.to.idx()], bonus);
+        for q in tried.iter().flatten() {
+            apply(&mut h[q.from.idx()][q.to.idx()], -bonus);
+        }
+    }
+
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate(pos) };
+        }
+        let key = pos.hash();
+        let tte = self.tt.probe(key);
+        if let Some(e) = tte {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let mut best;
+        let stand_pat;
+        if in_check {
+            best = -INF;
+            stand_pat = -INF;
+        } else {
+            stand_pat = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(pos),
+            };
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            movepick::tactical_moves(pos)
+        };
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let picker = Picker::captures(pos, moves);
+        let mut best_move = None;
+        for (m, _) in picker {
+            if !in_check {
+                // Delta pruning and losing captures.
+                let gain = pos
+                    .captured_role(m)
+                    .map_or(0, |r| eval::SEE_VALUE[r.index()])
+                    + if m.promotion.is_some() { 800 } else { 0 };
+                if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if movepick::see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    best_move = Some(m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                best: best_move,
+                score: to_tt(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Iterative deepening with aspiration windows. Calls `on_info` after every iteration.
+    pub fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+        self.tt.new_search();
+        self.heur.age();
+        let root_moves = root.legal_moves();
+        if root_moves.is_empty() {
+            let score = if root.is_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        let mut result = SearchResult {
+            best: Some(root_moves[0]),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: vec![root_moves[0]],
+        };
+        let mut prev_score = 0;
+        let mut prev_best: Option<Move> = None;
+        let mut stability = 0;
+        for depth in 1..=self.stop.depth.min(MAX_PLY as u32 - 4) {
+            self.seldepth = 0;
+            self.root_best = None;
+            let mut delta = 20;
+            let (mut alpha, mut beta) = if depth >= 5 {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.search(root, depth as i32, alpha, beta, 0, false);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta += delta / 2 + 10;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if self.stopped {
+                // A root move proven better in the unfinished iteration is still usable.
+                if let Some((m, s)) = self.root_best {
+                    if depth > 1 && Some(m) != result.best && s > prev_score - 30 {
+                        result.best = Some(m);
+                        result.ponder = None;
+                        result.pv = vec![m];
+                    }
+                }
+                break;
+            }
+            let pv = self.pv_line();
+            let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
+            if best.is_none() {
+                break;
+            }
+            prev_score = score;
+            result.best = best;
+            result.ponder = pv.get(1).copied();
+            result.score = Score::from_internal(score);
+            result.depth = depth;
+            result.pv = pv.clone();
+            let elapsed = self.stop.start.elapsed();
+            on_info(&Info {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: result.score,
+                nodes: self.nodes,
+                time: elapsed,
+                pv,
+                hashfull: self.tt.hashfull(),
+            });
+            if best == prev_best {
+                stability = (stability + 1).min(6);
+            } else {
+                stability = 0;
+            }
+            prev_best = best;
+            if let Some(soft) = self.stop.soft {
+                // Stop early when the best move is stable, think longer when it changes.
+                let factor = match stability {
+                    0 => 1.4,
+                    1 => 1.1,
+                    2 => 0.9,
+                    _ => 0.7,
+                };
+                if elapsed.as_secs_f64() >= soft.as_secs_f64() * factor * 0.6 {
+                    break;
+                }
+            }
+            if let Score::Mate(n) = result.score {
+                // A mate found at this depth will not get shorter much deeper.
+                if n > 0 && depth as i32 >= 2 * n + 4 && self.stop.soft.is_some() {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+}
+
+/// Hashes of the positions of a game, from its start, for repetition detection.
+pub(crate) fn game_hashes(start: &Position, moves: &[Move]) -> (Position, Vec<u64>) {
+    let mut pos = *start;
+    let mut hashes = Vec::with_capacity(moves.len() + MAX_PLY + 2);
+    hashes.push(pos.hash());
+    for &m in moves {
+        pos.play_unchecked(m);
+        hashes.push(pos.hash());
+    }
+    (pos, hashes)
+}
