@@ -371,7 +371,7 @@ fn art_6_9_move_after_the_deadline_is_in_time_only_with_lag_credit() {
 #[test]
 fn art_6_8_an_event_after_the_deadline_finds_the_flag_fallen_first() {
     let mut g = started("1+0");
-    mv(&mut g, "e4", 1 * S);
+    mv(&mut g, "e4", S);
     mv(&mut g, "e5", 2 * S);
     // White's flag falls at 61 s; Black's resignation at 70 s comes too late.
     assert_eq!(g.resign(Black, 70 * S), Err(GameError::GameOver));
