@@ -296,8 +296,12 @@ impl<R: Read> Reader<R> {
         // Tag section.
         let mut fen: Option<(String, Location)> = None;
         let mut variant: Option<(String, Location)> = None;
+        let mut newlines = 0;
+        let mut tags_seen = false;
+        let mut header_only = false;
         while let Some(b) = self.peek()? {
             if is_ws(b) {
+                newlines += usize::from(b == b'\n');
                 self.bump();
                 continue;
             }
@@ -308,6 +312,14 @@ impl<R: Read> Reader<R> {
             if b != b'[' {
                 break;
             }
+            if tags_seen && newlines > 2 {
+                // Two empty lines after tags, then tags again: the first game had tags only
+                // (python-chess allows one empty line inside the tag section).
+                header_only = true;
+                break;
+            }
+            tags_seen = true;
+            newlines = 0;
             let loc = self.location();
             self.read_line_into_scratch(true, MAX_TAG_LINE)?;
             let line = std::mem::take(&mut self.scratch);
@@ -360,7 +372,9 @@ impl<R: Read> Reader<R> {
         if !skipping && v.begin_movetext(&start) == Control::Skip {
             skipping = true;
         }
-        self.movetext(v, start, skipping)?;
+        if !header_only {
+            self.movetext(v, start, skipping)?;
+        }
         Ok(Some(v.end_game()))
     }
 
@@ -379,6 +393,7 @@ impl<R: Read> Reader<R> {
         let mut skip_depth: usize = 0;
         let mut var_skip: usize = 0;
         let mut content_on_line = true;
+        let mut finished = false;
         while let Some(b) = self.peek()? {
             match b {
                 b'\n' => {
@@ -398,7 +413,7 @@ impl<R: Read> Reader<R> {
                         self.bump(); // the line break: an escape line is not an empty line
                     }
                 }
-                b'[' if !content_on_line => {
+                b'[' if !content_on_line || finished => {
                     // A tag line after movetext without an empty line: the next game.
                     self.ensure(2)?;
                     let next = self
@@ -515,13 +530,13 @@ impl<R: Read> Reader<R> {
                     };
                     if let Some(r) = GameResult::from_token(&self.buf[tok_range.clone()]) {
                         self.pos = token_end;
-                        if depth == 0 {
-                            if !skipping {
-                                v.result(r);
-                            }
-                            // Whatever else is on this line belongs to no game.
-                            self.read_line_into_scratch(false, 0)?;
-                            break;
+                        if depth == 0 && !skipping {
+                            v.result(r);
+                            // The movetext is over. Whatever follows up to an empty line or the
+                            // next tag line belongs to no game and is skipped.
+                            skipping = true;
+                            skip_depth = 0;
+                            finished = true;
                         }
                         continue;
                     }
@@ -702,18 +717,30 @@ fn classify(tok: &[u8], pos: &Position) -> Token {
                 }
                 p.san
             }
-            Some(Err(e)) => return not_a_move(tok, e.reason),
+            Some(Err(e)) => {
+                return match uci_move(t, pos) {
+                    Some(m) => Token::Move(m, nag),
+                    None => not_a_move(tok, e.reason),
+                }
+            }
             None => return not_a_move(tok, "not text"),
         },
     };
-    match pos.san_to_move(&san) {
+    let result = pos.san_to_move(&san);
+    if result.is_err() {
+        // Some programs write UCI (`g1f3`, `e7e8q`) as movetext.
+        if let Some(m) = uci_move(t, pos) {
+            return Token::Move(m, nag);
+        }
+    }
+    match result {
         Ok(m) => Token::Move(m, nag),
         Err(SanError::Ambiguous { candidates, .. }) => Token::Error(ErrorKind::AmbiguousMove {
-            text: decode(tok).into_owned(),
+            text: decode(t).into_owned(),
             candidates,
         }),
         Err(_) => Token::Error(ErrorKind::IllegalMove {
-            text: decode(tok).into_owned(),
+            text: decode(t).into_owned(),
             expected: format!(
                 "{} (move {}{})",
                 if pos.turn() == Color::White {
@@ -730,6 +757,19 @@ fn classify(tok: &[u8], pos: &Position) -> Token {
             ),
         }),
     }
+}
+
+/// The token read as a UCI move, if it is one and it is legal.
+fn uci_move(t: &[u8], pos: &Position) -> Option<Move> {
+    let uci_like = (t.len() == 4 || t.len() == 5)
+        && (b'a'..=b'h').contains(&t[0])
+        && (b'1'..=b'8').contains(&t[1])
+        && (b'a'..=b'h').contains(&t[2])
+        && (b'1'..=b'8').contains(&t[3]);
+    if !uci_like {
+        return None;
+    }
+    pos.parse_uci(std::str::from_utf8(t).ok()?).ok()
 }
 
 fn not_a_move(tok: &[u8], reason: &str) -> Token {

@@ -196,12 +196,13 @@ impl GameResult {
         }
     }
 
-    /// Reads a result token (also `½-½`, as some files write it).
+    /// Reads a result token (also `1/2` and `½-½`, as some files write them).
     pub fn from_token(s: &[u8]) -> Option<GameResult> {
         Some(match s {
             b"1-0" => GameResult::WhiteWins,
             b"0-1" => GameResult::BlackWins,
-            b"1/2-1/2" | b"\xc2\xbd-\xc2\xbd" => GameResult::Draw,
+            // `1/2` and `½-½` are not PGN, but real files use them.
+            b"1/2-1/2" | b"1/2" | b"\xc2\xbd-\xc2\xbd" => GameResult::Draw,
             b"*" => GameResult::Unknown,
             _ => return None,
         })
