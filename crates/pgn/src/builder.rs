@@ -125,7 +125,7 @@ impl Visitor for GameBuilder {
 /// Collapses runs of whitespace (including line breaks) to single spaces and trims.
 pub(crate) fn normalize_ws(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for w in text.split_whitespace() {
+    for w in crate::comment::words(text) {
         if !out.is_empty() {
             out.push(' ');
         }

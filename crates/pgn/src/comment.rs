@@ -22,6 +22,13 @@ pub struct ParsedComment {
     pub draw_offer: bool,
 }
 
+/// The words of a comment: split at spaces, tabs and line breaks (the only whitespace PGN
+/// knows; other characters, such as a no-break space, stay inside words).
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split([' ', '\t', '\n', '\r'])
+        .filter(|w| !w.is_empty())
+}
+
 /// Reads `h:mm:ss` or `h:mm:ss.f…` (any number of hour digits; up to 9 fraction digits are
 /// kept, exactly).
 pub fn parse_duration(s: &str) -> Option<Duration> {
@@ -114,10 +121,7 @@ pub fn parse_comment(raw: &str) -> ParsedComment {
     // and the writer breaks long comments at spaces.
     let mut normal = String::with_capacity(text.len());
     let mut first = true;
-    for word in text.split(['\n', '\r', ' ', '\t']) {
-        if word.is_empty() {
-            continue;
-        }
+    for word in words(&text) {
         if word == DRAW_OFFER_MARK {
             out.draw_offer = true;
             continue;

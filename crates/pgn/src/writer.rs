@@ -264,10 +264,26 @@ impl Lines<'_> {
     /// A comment, broken at spaces when it does not fit. `}` cannot be written inside a PGN
     /// comment (there is no escape), so it becomes `)`.
     fn comment(&mut self, text: &str) {
-        let words: Vec<String> = text
-            .split_whitespace()
+        // Words, with a short `[%command …]` kept whole so that no line break falls inside it.
+        let raw: Vec<String> = crate::comment::words(text)
             .map(|w| w.replace('}', ")"))
             .collect();
+        let mut words: Vec<String> = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while i < raw.len() {
+            let mut w = raw[i].clone();
+            i += 1;
+            if w.starts_with("[%") && !w.contains(']') {
+                if let Some(k) = raw[i..].iter().take(3).position(|x| x.contains(']')) {
+                    for x in &raw[i..=i + k] {
+                        w.push(' ');
+                        w.push_str(x);
+                    }
+                    i += k + 1;
+                }
+            }
+            words.push(w);
+        }
         if words.is_empty() {
             self.token("{}");
             return;
