@@ -409,7 +409,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             let gives_check = child.is_check();
 
-            if ply > 0 && best > -MATE_BOUND && !in_check && !gives_check {
+            if ply > 0 && best > -MATE_BOUND && alpha < MATE_BOUND && !in_check && !gives_check {
                 if quiet {
                     // Late-move pruning and futility pruning of quiet moves.
                     if !pv_node && depth <= 4 && searched >= 3 + depth * depth * 2 {
