@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig } from 'vitest/config';
 
 // The build goes into the server's assets (committed); two builds of the same source are byte
 // for byte the same (scripts/check-build.sh relies on it).
@@ -23,6 +23,7 @@ export default defineConfig({
       },
     },
   },
+  test: { include: ['src/**/*.test.ts'] },
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:18080', ws: true },

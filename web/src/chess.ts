@@ -3,7 +3,7 @@
 
 import { Chess, normalizeMove, castlingSide } from 'chessops/chess';
 import { parseFen, makeFen, makeBoardFen, INITIAL_FEN } from 'chessops/fen';
-import { makeSan, parseSan } from 'chessops/san';
+import { makeSan } from 'chessops/san';
 import { parseUci, makeUci, makeSquare, squareFile, squareRank } from 'chessops/util';
 import { chessgroundDests } from 'chessops/compat';
 import type { Move, NormalMove, Role, Square, Color } from 'chessops/types';
@@ -173,7 +173,7 @@ export function parseTyped(pos: Chess, text: string, lang: Lang): Typed {
     const mapped = s.replace(/[A-Z]/g, (c) => {
       if (c === 'O') return c;
       const i = letters.indexOf(c);
-      return i >= 0 ? EN[i] : '?';
+      return i >= 0 ? EN[i] : '~';
     });
     const k = squash(mapped);
     let hits = legal.filter((x) => x.key === k);
@@ -199,9 +199,6 @@ export function parseTyped(pos: Chess, text: string, lang: Lang): Typed {
     if (hits.length === 1) return { ok: hits[0].move };
     if (hits.length > 1) return { ambiguous: hits.map((h) => h.san) };
   }
-  // chessops's own SAN reader as a last resort.
-  const m = parseSan(pos, fig);
-  if (m && 'from' in m) return { ok: m };
   return { none: true };
 }
 

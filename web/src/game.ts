@@ -26,19 +26,12 @@ import {
 } from './chess';
 import { h } from './dom';
 import { t, fmt, lang, digits, colorName, verdict, verdictText } from './i18n';
-import { formatClock } from './timecontrol';
+import { formatClock, simpleDelayMs } from './timecontrol';
 import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
 import { navigate } from './router';
 
 const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
 
-/** The simple delay of a time control in the human form (`5 sd3`), ms; 0 if none. */
-export function simpleDelayMs(tc: string | null | undefined): number {
-  const m = /\bsd(\d+(?:\.\d+)?)([smhd]?)/.exec(tc ?? '');
-  if (!m) return 0;
-  const unit: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-  return Number(m[1]) * unit[m[2]];
-}
 
 export function renderGame(root: HTMLElement, id: string): () => void {
   const d = t();
@@ -365,7 +358,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     let status = '';
     if (s.status === 'waiting') status = d2.waiting;
     else if (s.status === 'playing') status = fmt(d2.toMove, { color: colorName(s.turn) });
-    statusEl.textContent = [status, me ? fmt(d2.youPlay, { color: colorName(me) }) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' ');
+    statusEl.textContent = [status, me ? fmt(d2.youPlay, { color: colorName(me) }) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' · ');
 
     // Result.
     if (s.status === 'finished' || s.status === 'adjourned' || s.status === 'aborted') {
@@ -374,7 +367,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
         h('strong', {}, v.headline),
         h('span', { class: 'score', dir: 'ltr' }, s.result && s.result !== '*' ? ` ${s.result.replace(/1\/2/g, '½')}` : ''),
         h('br'),
-        h('span', {}, [v.reason && v.reason !== v.headline ? v.reason : '', v.article ? (/^[0-9]/.test(v.article) ? `${d2.art} ${digits(v.article)}` : v.article) : ''].filter(Boolean).join(', ')),
+        h('span', {}, [v.reason && v.reason !== v.headline ? v.reason : '', v.article ? (/^[0-9]/.test(v.article) ? `${d2.art} ${digits(v.article)}` : v.article) : ''].filter(Boolean).join(lang() === 'fa' ? '، ' : ', ')),
       );
       resultEl.setAttribute('data-text', verdictText(v));
       resultEl.hidden = false;
@@ -630,7 +623,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
         );
     }
     if (s.moves.length > 0 || s.status === 'finished')
-      btns.push(h('a', { class: 'button', href: api.pgnUrl(id), download: `arbiter-${id}.pgn`, 'data-testid': 'pgn' }, `⭳ ${d2.downloadPgn}`));
+      btns.push(h('a', { class: 'button', href: api.pgnUrl(id), download: `arbiter-${id}.pgn`, 'data-testid': 'pgn' }, `↓ ${d2.downloadPgn}`));
     if (s.status === 'finished' || s.status === 'aborted' || !playing())
       btns.push(
         h(
@@ -644,7 +637,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
               navigate(`/?tc=${encodeURIComponent(String(s.time_control ?? '5+3'))}`);
             },
           },
-          `＋ ${d2.newGame}`,
+          `+ ${d2.newGame}`,
         ),
       );
     controlsEl.replaceChildren(...btns.filter((b): b is HTMLElement => b !== null));

@@ -242,3 +242,11 @@ export function formatClock(ms: number): string {
   else s = `${mins}:${pad(secs)}`;
   return digits(neg ? `0:00.0` : s);
 }
+
+/** The simple delay of a time control in the human form (`5 sd3`), ms; 0 if none. */
+export function simpleDelayMs(tc: string | null | undefined): number {
+  const m = /\bsd(\d+(?:\.\d+)?)([smhd]?)/.exec(tc ?? '');
+  if (!m) return 0;
+  const unit: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  return Number(m[1]) * unit[m[2]];
+}
