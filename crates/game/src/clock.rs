@@ -5,7 +5,8 @@ use crate::Millis;
 use arbiter_rules::Color;
 
 /// Where a player's time came from and went, so that
-/// `initial + periods + increments + refunds + added + received + resets − used = remaining`.
+/// `initial + periods + increments + refunds + added + received + resets + corrected_up
+/// − used − corrected_down = remaining`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClockLedger {
@@ -25,6 +26,10 @@ pub struct ClockLedger {
     pub resets_ms: Millis,
     /// Time used thinking (after any lag credit).
     pub used_ms: Millis,
+    /// Arbiter's corrections that raised the clock (Art. 6.10.2).
+    pub corrected_up_ms: Millis,
+    /// Arbiter's corrections that lowered the clock (Art. 6.10.2).
+    pub corrected_down_ms: Millis,
 }
 
 impl ClockLedger {
@@ -36,8 +41,9 @@ impl ClockLedger {
             + self.delay_refunds_ms
             + self.added_ms
             + self.received_ms
-            + self.resets_ms)
-            .saturating_sub(self.used_ms)
+            + self.resets_ms
+            + self.corrected_up_ms)
+            .saturating_sub(self.used_ms + self.corrected_down_ms)
     }
 }
 
@@ -255,6 +261,33 @@ impl Clock {
     pub(crate) fn add(&mut self, color: Color, ms: Millis) {
         self.remaining[color.index()] += ms;
         self.ledger[color.index()].added_ms += ms;
+    }
+
+    /// Arbiter sets `color`'s clock (Art. 6.10.2), e.g. to the time of a record.
+    pub(crate) fn set(&mut self, color: Color, ms: Millis) {
+        let i = color.index();
+        let r = self.remaining[i];
+        if ms >= r {
+            self.ledger[i].corrected_up_ms += ms - r;
+        } else {
+            self.ledger[i].corrected_down_ms += r - ms;
+        }
+        self.remaining[i] = ms;
+    }
+
+    /// What `color`'s clock would show after a move that used `used` (from the turn start).
+    pub(crate) fn preview_after(&self, color: Color, used: Millis) -> Millis {
+        let mut c = self.clone();
+        if c.running.is_some() {
+            c.stop(used);
+        }
+        c.count_move(color);
+        c.remaining(color)
+    }
+
+    /// The delay of `color`'s current period (0 without delay).
+    pub(crate) fn delay_ms(&self, color: Color) -> Millis {
+        self.delay(color).map_or(0, |(_, d)| d)
     }
 
     /// The stored remaining time of `color` (not counting a running turn).

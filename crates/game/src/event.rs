@@ -108,6 +108,14 @@ pub enum Event {
         /// How much.
         ms: Millis,
     },
+    /// The arbiter sets a clock (Art. 6.10.2), e.g. when a game is rebuilt from a record.
+    SetClock {
+        /// Whose clock.
+        #[cfg_attr(feature = "serde", serde(with = "color_serde"))]
+        color: Color,
+        /// The time it shows afterwards.
+        ms: Millis,
+    },
     /// Guideline I.1: the player to move seals a move and the game is adjourned.
     Adjourn {
         /// Who sealed.

@@ -239,8 +239,8 @@ impl std::error::Error for ReplayError {}
 pub struct Game {
     config: GameConfig,
     history: History,
-    records: Vec<MoveRecord>,
-    clock: Option<Clock>,
+    pub(crate) records: Vec<MoveRecord>,
+    pub(crate) clock: Option<Clock>,
     status: Status,
     result: GameResult,
     termination: Option<Termination>,
@@ -254,6 +254,22 @@ pub struct Game {
     started_at: Option<Millis>,
     ended_at: Option<Millis>,
     analysis: Arc<dyn MatingAnalysis>,
+}
+
+/// "White" or "Black", for notes on the score.
+fn side(c: Color) -> &'static str {
+    c.fold("White", "Black")
+}
+
+/// Seconds with as many decimals as needed (`120`, `1.5`).
+pub(crate) fn seconds(ms: Millis) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}.{:03}", ms / 1000, ms % 1000)
+            .trim_end_matches('0')
+            .to_string()
+    }
 }
 
 /// The default penalty time (Art. 7.5.5, 9.5.3), 1 minute in blitz (B.2).
@@ -479,6 +495,11 @@ impl Game {
         self.ended_at
     }
 
+    /// The instant of the last event applied (the earliest `now` the next event may have).
+    pub fn last_event_at(&self) -> Option<Millis> {
+        self.last_at
+    }
+
     /// The events applied so far.
     pub fn events(&self) -> &[TimedEvent] {
         &self.events
@@ -539,6 +560,7 @@ impl Game {
                 }
             }
             Event::AddTime { color, ms } => self.add_time(*color, *ms, now),
+            Event::SetClock { color, ms } => self.set_clock(*color, *ms, now),
             Event::Adjourn { color, sealed } => self.adjourn(*color, sealed, now),
             Event::Resume => self.resume(now),
             Event::Declare {
@@ -884,7 +906,8 @@ impl Game {
         self.notes.push(Note {
             ply: self.records.len(),
             text: format!(
-                "{color} completed the illegal move {uci}; the position before it is restored (Art. 7.5.1)"
+                "{} completed the illegal move {uci}; the position before it is restored (Art. 7.5.1)",
+                side(color)
             ),
         });
         if count >= self.config.rules.illegal_moves_to_lose {
@@ -913,7 +936,11 @@ impl Game {
                 clock.add(to, bonus);
                 self.notes.push(Note {
                     ply: self.records.len(),
-                    text: format!("{to} receives {} s (Art. {article})", bonus / 1000),
+                    text: format!(
+                        "{} receives {} s (Art. {article})",
+                        side(to),
+                        seconds(bonus)
+                    ),
                 });
                 bonus
             }
@@ -981,7 +1008,7 @@ impl Game {
         self.draw_offer = Some(color);
         self.notes.push(Note {
             ply: self.records.len(),
-            text: format!("{color} offers a draw (Art. 9.1.2.1)"),
+            text: format!("{} offers a draw (Art. 9.1.2.1)", side(color)),
         });
         Ok(OfferOutcome::Offered)
     }
@@ -1063,7 +1090,8 @@ impl Game {
             self.notes.push(Note {
                 ply: self.records.len(),
                 text: format!(
-                    "{color} claims a draw{with}; the claim is correct (Art. {}, 9.5.2)",
+                    "{} claims a draw{with}; the claim is correct (Art. {}, 9.5.2)",
+                    side(color),
                     t.article()
                 ),
             });
@@ -1072,7 +1100,10 @@ impl Game {
         }
         self.notes.push(Note {
             ply: self.records.len(),
-            text: format!("{color} claims a draw{with}; the claim is incorrect (Art. 9.5.3)"),
+            text: format!(
+                "{} claims a draw{with}; the claim is incorrect (Art. 9.5.3)",
+                side(color)
+            ),
         });
         let bonus = self.give_penalty_time(!color, "9.5.3");
         // Art. 9.1.2.3: a claim is also an offer.
@@ -1130,7 +1161,7 @@ impl Game {
         self.log(now, Event::Abort { color });
         self.notes.push(Note {
             ply: self.records.len(),
-            text: format!("{color} aborted the game"),
+            text: format!("{} aborted the game", side(color)),
         });
         self.finish(GameResult::Unfinished, Termination::Aborted, now);
         Ok(())
@@ -1152,6 +1183,38 @@ impl Game {
             clock.add(color, ms);
         }
         self.log(now, Event::AddTime { color, ms });
+        self.notes.push(Note {
+            ply: self.records.len(),
+            text: format!("{} receives {} s (Art. 6.10.2)", side(color), seconds(ms)),
+        });
+        Ok(())
+    }
+
+    /// The arbiter sets `color`'s clock to `ms` (Art. 6.10.2: "the arbiter shall set the
+    /// clocks correctly"); used when a game is rebuilt from its record.
+    ///
+    /// # Errors
+    /// [`GameError::Untimed`], [`GameError::GameOver`], [`GameError::TimeWentBackwards`].
+    pub fn set_clock(&mut self, color: Color, ms: Millis, now: Millis) -> Result<(), GameError> {
+        if self.status == Status::Finished {
+            return Err(GameError::GameOver);
+        }
+        if self.clock.is_none() {
+            return Err(GameError::Untimed);
+        }
+        self.begin(now)?;
+        let running = self.clock.as_ref().and_then(|c| c.running());
+        if let Some(clock) = &mut self.clock {
+            // A running clock is set as it reads at `now`.
+            let shown = if running == Some(color) {
+                clock.read(now).of(color)
+            } else {
+                clock.remaining(color)
+            };
+            let target = clock.remaining(color) + ms;
+            clock.set(color, target.saturating_sub(shown));
+        }
+        self.log(now, Event::SetClock { color, ms });
         Ok(())
     }
 
@@ -1184,7 +1247,10 @@ impl Game {
         );
         self.notes.push(Note {
             ply: self.records.len(),
-            text: format!("{color} seals a move; the game is adjourned (Guideline I.1)"),
+            text: format!(
+                "{} seals a move; the game is adjourned (Guideline I.1)",
+                side(color)
+            ),
         });
         Ok(())
     }
@@ -1222,7 +1288,8 @@ impl Game {
                 self.notes.push(Note {
                     ply: self.records.len(),
                     text: format!(
-                        "the sealed move {text:?} of {color} is ambiguous, unreadable or illegal (Guideline I.8)"
+                        "the sealed move {text:?} of {} is ambiguous, unreadable or illegal (Guideline I.8)",
+                        side(color)
                     ),
                 });
                 self.finish(

@@ -30,6 +30,10 @@
 //!     [`Game::points`], [`Game::draw_offer`], [`Game::claimable`], [`Game::ledger`];
 //!   - storage: [`Game::record`] gives a [`GameRecord`] (config + timestamped events, serde
 //!     behind the default `serde` feature); [`Game::from_record`] replays it exactly.
+//! - the record (Art. 8): [`Game::to_pgn`] / [`Game::to_pgn_record`] (via `arbiter-pgn`:
+//!   `TimeControl`, `Termination`, `[%clk]`/`[%emt]` after every move, `(=)`, Chess960 tags)
+//!   and [`Game::from_pgn`], which rebuilds a game that continues with the same position and
+//!   clocks.
 //! - [`MatingAnalysis`] — the hook for "cannot checkmate by any series of legal moves"
 //!   (5.2.2, 6.9, 7.5.5); [`MaterialAnalysis`] (material only) is the default.
 //!
@@ -55,9 +59,12 @@ mod analysis;
 mod clock;
 mod event;
 mod game;
+mod pgn;
 mod result;
 mod rules;
 mod time_control;
+
+pub use arbiter_pgn;
 
 /// Milliseconds: timestamps (the caller's monotonic clock) and durations.
 pub type Millis = u64;
@@ -69,6 +76,7 @@ pub use game::{
     ClaimOutcome, Claimable, Game, GameError, MoveOptions, MoveOutcome, MoveRecord, Note,
     OfferOutcome, ReplayError, Status,
 };
+pub use pgn::FromPgnError;
 pub use result::{GameResult, ParseResultError, Points, Scoring, Termination};
 pub use rules::{DrawOffers, IllegalMovePolicy, Rules};
 pub use time_control::{Delay, DelayKind, ParseTimeControlError, Period, Speed, TimeControl};
