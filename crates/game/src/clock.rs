@@ -6,7 +6,7 @@ use arbiter_rules::Color;
 
 /// Where a player's time came from and went, so that
 /// `initial + periods + increments + refunds + added + received + resets + corrected_up
-/// − used − corrected_down = remaining`.
+/// − used − corrected_down − lapsed = remaining`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClockLedger {
@@ -30,6 +30,9 @@ pub struct ClockLedger {
     pub corrected_up_ms: Millis,
     /// Arbiter's corrections that lowered the clock (Art. 6.10.2).
     pub corrected_down_ms: Millis,
+    /// Maximum time per move: time above the limit that lapsed at a move (arbiter's
+    /// additions do not carry over).
+    pub lapsed_ms: Millis,
 }
 
 impl ClockLedger {
@@ -43,7 +46,7 @@ impl ClockLedger {
             + self.received_ms
             + self.resets_ms
             + self.corrected_up_ms)
-            .saturating_sub(self.used_ms + self.corrected_down_ms)
+            .saturating_sub(self.used_ms + self.corrected_down_ms + self.lapsed_ms)
     }
 }
 
@@ -208,15 +211,18 @@ impl Clock {
     }
 
     /// Stops the running clock, charging `used` (must be below the allowance, or equal to
-    /// it at a flag fall). Delay is applied; no increment, no move counted.
-    pub(crate) fn stop(&mut self, used: Millis) -> Option<Color> {
+    /// it at a flag fall). A simple delay always spares the main time; a Bronstein delay is
+    /// given back only for a `completed` move (clock pressed, or a move sealed). No
+    /// increment, no move counted.
+    pub(crate) fn stop(&mut self, used: Millis, completed: bool) -> Option<Color> {
         let c = self.running.take()?;
         let i = c.index();
         let used = used.min(self.allowance(c));
         self.ledger[i].used_ms += used;
         let refund = match self.delay(c) {
-            Some((_, d)) => used.min(d),
-            None => 0,
+            Some((DelayKind::Simple, d)) => used.min(d),
+            Some((DelayKind::Bronstein, d)) if completed => used.min(d),
+            _ => 0,
         };
         self.ledger[i].delay_refunds_ms += refund;
         self.remaining[i] = self.remaining[i] + refund - used;
@@ -248,9 +254,14 @@ impl Clock {
                 }
             }
             TimeControl::PerMove(limit) => {
-                let reset = limit - self.remaining[i];
+                // Nothing carries over to the next move, not even time added by the arbiter.
+                let left = self.remaining[i];
+                if left <= *limit {
+                    self.ledger[i].resets_ms += limit - left;
+                } else {
+                    self.ledger[i].lapsed_ms += left - limit;
+                }
                 self.remaining[i] = *limit;
-                self.ledger[i].resets_ms += reset;
                 self.moves[i] += 1;
             }
             _ => self.moves[i] += 1,
@@ -279,7 +290,7 @@ impl Clock {
     pub(crate) fn preview_after(&self, color: Color, used: Millis) -> Millis {
         let mut c = self.clone();
         if c.running.is_some() {
-            c.stop(used);
+            c.stop(used, true);
         }
         c.count_move(color);
         c.remaining(color)

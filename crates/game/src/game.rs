@@ -596,7 +596,7 @@ impl Game {
         if self.status == Status::Running {
             if let Some(clock) = &mut self.clock {
                 let used = clock.elapsed(at, 0);
-                clock.stop(used);
+                clock.stop(used, false);
             }
         }
         self.status = Status::Finished;
@@ -843,7 +843,7 @@ impl Game {
         let mut clock_ms = None;
         if let Some(clock) = &mut self.clock {
             if clock.running().is_some() {
-                clock.stop(used);
+                clock.stop(used, true);
             }
             clock.count_move(color);
             clock_ms = Some(clock.remaining(color));
@@ -1234,7 +1234,7 @@ impl Game {
         let mut used = 0;
         if let Some(clock) = &mut self.clock {
             used = clock.elapsed(now, 0);
-            clock.stop(used);
+            clock.stop(used, true);
         }
         self.sealed = Some((color, sealed.to_string(), used));
         self.status = Status::Adjourned;
