@@ -19,6 +19,8 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Describe a position (after optional moves) as JSON: legal moves, check, outcome, claims.
     Inspect(cmd::inspect::Args),
+    /// Can a side still checkmate? Dead-position analysis (Art. 5.2.2, 6.9).
+    Dead(cmd::dead::Args),
     /// Run the Arbiter engine over UCI (for Arena, cutechess-cli and other chess GUIs).
     Uci(cmd::uci::Args),
     /// Search a fixed position set: deterministic node count (regression signature) and nodes/s.
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
+        Command::Dead(args) => cmd::dead::run(args),
         Command::Uci(args) => cmd::uci::run(args),
         Command::Bench(args) => cmd::bench::run(args),
     };

@@ -165,7 +165,7 @@ fn parse_castling(s: &str, board: &Board) -> Result<Castles, FenError> {
                         CastlingSide::QueenSide => r.file() < king.file(),
                     });
                 let rook = match side {
-                    CastlingSide::KingSide => candidates.last(),
+                    CastlingSide::KingSide => candidates.max(),
                     CastlingSide::QueenSide => candidates.min(),
                 };
                 let Some(rook) = rook else {

@@ -168,12 +168,20 @@ impl History {
         })
     }
 
-    /// The game is over without any claim: checkmate, stalemate, insufficient material,
-    /// seventy-five moves or fivefold repetition, in that order (a mate on the move that
+    /// The game is over without any claim: checkmate, stalemate, insufficient material, a dead
+    /// position (quick analysis), seventy-five moves or fivefold repetition, in that order (a mate on the move that
     /// reaches 75 moves or a fivefold repetition stands, Art. 9.6).
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(o) = self.position.outcome() {
             return Some(o);
+        }
+        // Art. 5.2.2: a dead position ends the game at once (quick analysis: an `Unknown`
+        // never ends a game).
+        if crate::dead::is_dead(&self.position, crate::dead::Mode::Quick) == Some(true) {
+            return Some(Outcome {
+                winner: None,
+                termination: Termination::DeadPosition,
+            });
         }
         if self.is_seventyfive_moves() {
             return Some(Outcome {

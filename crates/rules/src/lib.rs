@@ -28,6 +28,7 @@ mod board;
 mod castling;
 pub mod chess960;
 mod color;
+pub mod dead;
 pub mod fen;
 mod history;
 mod movegen;

@@ -113,7 +113,7 @@ impl Position {
             }
         }
 
-        for from in b.knights() & ours - pinned {
+        for from in b.knights() & (ours - pinned) {
             let to = attacks::knight_attacks(from) & target;
             if to.any()
                 && f(PieceMoves {

@@ -13,6 +13,9 @@ pub enum Termination {
     /// Art. 5.2.2: neither side can checkmate; decided here from material alone
     /// (see [`Position::has_insufficient_material`]).
     InsufficientMaterial,
+    /// Art. 5.2.2: a dead position that is not a mere lack of material (e.g. a locked pawn
+    /// wall), proved by [`crate::dead`].
+    DeadPosition,
     /// Art. 9.6.1: the same position for at least the fifth time.
     FivefoldRepetition,
     /// Art. 9.6.2: 75 moves by each side without a pawn move or capture.
@@ -30,6 +33,7 @@ impl Termination {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
             Termination::InsufficientMaterial => "insufficient_material",
+            Termination::DeadPosition => "dead_position",
             Termination::FivefoldRepetition => "fivefold_repetition",
             Termination::SeventyFiveMoves => "seventyfive_moves",
             Termination::ThreefoldRepetition => "threefold_repetition",
@@ -43,6 +47,7 @@ impl Termination {
             Termination::Checkmate => "5.1.1",
             Termination::Stalemate => "5.2.1",
             Termination::InsufficientMaterial => "5.2.2",
+            Termination::DeadPosition => "5.2.2",
             Termination::FivefoldRepetition => "9.6.1",
             Termination::SeventyFiveMoves => "9.6.2",
             Termination::ThreefoldRepetition => "9.2",

@@ -1,6 +1,7 @@
 //! `arbiter inspect [--fen FEN] [--moves "UCI …"] [--chess960] [--lang LANG] --json`
 
 use anyhow::{anyhow, Result};
+use arbiter_rules::dead::{can_checkmate, Mode, Verdict};
 use arbiter_rules::{Color, Lang};
 use clap::Parser;
 use serde_json::json;
@@ -38,9 +39,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map(|&m| (pos.uci(m), pos.san_lang(m, lang)))
         .collect();
     legal.sort();
-    let outcome = history.outcome().map(|o| {
-        json!({"result": o.result(), "termination": o.termination.name()})
-    });
+    let outcome = history
+        .outcome()
+        .map(|o| json!({"result": o.result(), "termination": o.termination.name()}));
+    // Art. 5.2.2: dead position, decided by the full analysis (a ruling, not a hot loop).
+    let white = can_checkmate(pos, Color::White, Mode::Full);
+    let black = can_checkmate(pos, Color::Black, Mode::Full);
+    let dead = match (&white, &black) {
+        (Verdict::No, Verdict::No) => Some(true),
+        (Verdict::Yes(_), _) | (_, Verdict::Yes(_)) => Some(false),
+        _ => None,
+    };
     let out = json!({
         "fen": pos.fen(),
         "turn": pos.turn().name(),
@@ -55,6 +64,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "white": pos.has_insufficient_material(Color::White),
             "black": pos.has_insufficient_material(Color::Black),
         },
+        "dead": dead,
+        "can_checkmate": {"white": white.name(), "black": black.name()},
     });
     println!("{out}");
     Ok(ExitCode::SUCCESS)

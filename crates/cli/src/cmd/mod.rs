@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod dead;
 pub mod inspect;
 pub mod perft;
 pub mod uci;

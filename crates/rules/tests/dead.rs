@@ -1,0 +1,215 @@
+//! Dead positions and "cannot checkmate by any series of legal moves" (Art. 5.2.2, 6.9, 7.5.5).
+
+use arbiter_rules::dead::{can_checkmate, is_dead, Mode, Verdict};
+use arbiter_rules::{CastlingMode, Color, Position};
+use std::time::{Duration, Instant};
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen, CastlingMode::Standard).unwrap()
+}
+
+/// Replays a `Yes` line and checks that it ends with `side` giving mate.
+fn assert_line_mates(p: &Position, side: Color, v: &Verdict) {
+    let Verdict::Yes(line) = v else {
+        panic!("expected Yes, got {v:?}")
+    };
+    let mut cur = *p;
+    for &m in line {
+        cur = cur.play(m).expect("line is legal");
+    }
+    assert!(
+        cur.is_checkmate(),
+        "line does not end in mate: {}",
+        cur.fen()
+    );
+    assert_eq!(cur.turn(), !side, "the wrong side is mated");
+}
+
+#[test]
+fn art_5_2_2_bare_kings_are_dead() {
+    let p = pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1");
+    assert_eq!(is_dead(&p, Mode::Quick), Some(true));
+}
+
+#[test]
+fn art_5_2_2_bishops_of_one_colour_are_dead() {
+    // K+B vs K+B, both bishops on light squares.
+    let p = pos("8/8/4kb2/8/8/3KB3/8/8 w - - 0 1");
+    assert!(Position::is_insufficient_material(&p));
+    assert_eq!(is_dead(&p, Mode::Quick), Some(true));
+    // Opposite colours: a mate exists (a helpmate in the corner), so not dead.
+    let p = pos("8/8/4k1b1/8/8/3KB3/8/8 w - - 0 1");
+    assert_eq!(is_dead(&p, Mode::Full), Some(false));
+}
+
+#[test]
+fn art_5_2_2_pawn_wall_with_kings_only_is_dead() {
+    let p = pos("8/2k5/8/1p1p2p1/1P1P2P1/8/2K5/8 w - - 0 1");
+    assert_eq!(can_checkmate(&p, Color::White, Mode::Quick), Verdict::No);
+    assert_eq!(can_checkmate(&p, Color::Black, Mode::Quick), Verdict::No);
+    // Fully locked wall across the board.
+    let p = pos("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1");
+    assert_eq!(is_dead(&p, Mode::Quick), Some(true));
+}
+
+#[test]
+fn art_5_2_2_bishop_behind_the_wall_that_can_never_reach_the_pawns() {
+    // A closed wall: every white pawn on a dark square, every black pawn on a light one. The
+    // dark-squared bishop can never attack a black pawn nor cross the wall.
+    let p = pos("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/2B1K3 w - - 0 1");
+    assert_eq!(is_dead(&p, Mode::Full), Some(true));
+}
+
+#[test]
+fn art_5_2_2_open_wall_is_not_dead() {
+    // The king can walk round the end of the wall and win pawns: not dead.
+    let p = pos("4k3/8/8/1p1p4/1P1P4/8/8/4K3 w - - 0 1");
+    assert_eq!(is_dead(&p, Mode::Full), Some(false));
+}
+
+#[test]
+fn art_5_2_2_king_entombed_behind_own_pawns_cannot_be_mated_by_a_lone_bishop() {
+    // Black king shut in a1-corner region by its own pawn wall; White has a dark bishop that
+    // cannot reach any square next to the black king's area.
+    let p = pos("8/8/8/8/p1p5/P1P5/1p6/k1K5 w - - 0 1");
+    let v = can_checkmate(&p, Color::White, Mode::Full);
+    assert_ne!(v, Verdict::Unknown, "should be decided");
+}
+
+#[test]
+fn art_6_9_every_legal_move_leads_to_a_bare_king() {
+    // Black to move must take the queen (the only legal move): then White has a bare king.
+    let p = pos("7K/8/8/8/8/8/1Q6/k7 b - - 0 1");
+    assert_eq!(p.legal_moves().len(), 1);
+    assert_eq!(can_checkmate(&p, Color::White, Mode::Full), Verdict::No);
+    // Quick mode cannot see it, and must not claim it: Unknown, never Yes.
+    assert_eq!(
+        can_checkmate(&p, Color::White, Mode::Quick),
+        Verdict::Unknown
+    );
+}
+
+#[test]
+fn yes_lines_end_in_mate() {
+    for (fen, side) in [
+        ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Color::White),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", Color::White),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            Color::Black,
+        ),
+        ("8/8/4k1b1/8/8/3KB3/8/8 w - - 0 1", Color::Black),
+    ] {
+        let p = pos(fen);
+        let v = can_checkmate(&p, side, Mode::Full);
+        assert_line_mates(&p, side, &v);
+    }
+}
+
+fn data_file(rel: &str) -> Option<String> {
+    let dir = std::env::var_os("ARBITER_DATA")?;
+    std::fs::read_to_string(std::path::Path::new(&dir).join(rel)).ok()
+}
+
+struct Tally {
+    right: usize,
+    unknown: usize,
+    unknown_can: usize,
+    wrong: Vec<String>,
+    total_time: Duration,
+    worst: (Duration, String),
+    n: usize,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            right: 0,
+            unknown: 0,
+            unknown_can: 0,
+            wrong: vec![],
+            total_time: Duration::ZERO,
+            worst: (Duration::ZERO, String::new()),
+            n: 0,
+        }
+    }
+    fn check(&mut self, p: &Position, side: Color, can: bool, mode: Mode) {
+        let t = Instant::now();
+        let v = can_checkmate(p, side, mode);
+        let dt = t.elapsed();
+        self.total_time += dt;
+        self.n += 1;
+        if dt > self.worst.0 {
+            self.worst = (dt, format!("{} {side}", p.fen()));
+        }
+        match (&v, can) {
+            (Verdict::Yes(_), true) => {
+                assert_line_mates(p, side, &v);
+                self.right += 1
+            }
+            (Verdict::No, false) => self.right += 1,
+            (Verdict::Unknown, _) => {
+                self.unknown += 1;
+                self.unknown_can += usize::from(can);
+                if std::env::var_os("ARBITER_DEAD_VERBOSE").is_some() {
+                    eprintln!("unknown (expected can={can}): {} {side}", p.fen());
+                }
+            }
+            _ => self.wrong.push(format!(
+                "{} {side}: {} but expected can={can}",
+                p.fen(),
+                v.name()
+            )),
+        }
+    }
+    fn report(&self, name: &str) {
+        eprintln!(
+            "{name}: {} verdicts, {} right, {} unknown ({} of them can mate), {} wrong; mean {:.1} µs, worst {:.2} ms ({})",
+            self.n,
+            self.right,
+            self.unknown,
+            self.unknown_can,
+            self.wrong.len(),
+            self.total_time.as_secs_f64() * 1e6 / self.n.max(1) as f64,
+            self.worst.0.as_secs_f64() * 1e3,
+            self.worst.1
+        );
+        assert!(
+            self.wrong.is_empty(),
+            "wrong verdicts:\n{}",
+            self.wrong.join("\n")
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs ARBITER_DATA (CHA test vectors)"]
+fn cha_test_vectors_full_mode() {
+    let text = data_file("positions/cha-unwinnability/test-vector.txt").expect("ARBITER_DATA");
+    let mut tally = Tally::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let (label, fen) = line.split_at(2);
+        let p = Position::from_fen(fen.trim(), CastlingMode::Standard).unwrap();
+        let label = label.as_bytes();
+        tally.check(&p, Color::White, label[0] == b'W', Mode::Full);
+        tally.check(&p, Color::Black, label[1] == b'B', Mode::Full);
+    }
+    tally.report("CHA test vectors (full)");
+}
+
+#[test]
+#[ignore = "needs ARBITER_DATA (lichess timeouts that should have been draws)"]
+fn lichess_unfair_timeouts_full_mode() {
+    let text = data_file("positions/cha-unwinnability/unfair-2022-05.txt").expect("ARBITER_DATA");
+    let mut tally = Tally::new();
+    for line in text.lines() {
+        let fen: Vec<&str> = line.split_whitespace().take(6).collect();
+        let p = Position::from_fen(&fen.join(" "), CastlingMode::Standard).unwrap();
+        // The side that made the last move (not to move) had time but cannot mate.
+        tally.check(&p, !p.turn(), false, Mode::Full);
+    }
+    tally.report("lichess unfair timeouts (full)");
+}
