@@ -47,7 +47,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         pos.perft(args.depth)
     };
     let seconds = start.elapsed().as_secs_f64();
-    let nps = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
+    let nps = if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    };
     if args.json {
         println!(
             "{}",
