@@ -74,9 +74,9 @@ test('moves typed with Czech letters are played and announced', async () => {
   assert.equal(pieces.c6, 'black pawn');
 
   // A move that is not legal is refused with a message, and nothing is sent.
-  await B.locator('[data-testid=move-input]').fill('Dh4');
+  await B.locator('[data-testid=move-input]').fill('Jf3');
   await B.locator('[data-testid=move-input]').press('Enter');
-  await waitFor(async () => (await B.locator('[data-testid=move-help]').textContent()).includes('Dh4'), 'refusal');
+  await waitFor(async () => (await B.locator('[data-testid=move-help]').textContent()).includes('Jf3'), 'refusal');
   assert.equal((await moveList(B)).length, 9);
 
   // Read on demand.

@@ -85,19 +85,23 @@ test('two players play a game to mate in the browser while a third watches', asy
   await clickSquare(A, 'f3');
   await waitFor(async () => (await moveList(B)).join(' ') === 'f3', 'f3 on B');
 
-  // White offers a draw (not on move: the offer goes at once); Black declines.
-  await A.locator('[data-testid=offer-draw]').click();
-  await B.locator('[data-testid=decline-draw]').waitFor();
-  assert.match(await B.locator('.offer').textContent(), /offers a draw/);
-  await shot(B, 'offer-desktop-en');
-  await B.locator('[data-testid=decline-draw]').click();
-  await waitFor(async () => (await B.locator('.offer').isHidden()), 'offer gone on B');
-  await waitFor(async () => (await A.locator('.offer').isHidden()), 'offer gone on A');
+  // Art. 5.2.3: no draw offer before both players have moved.
+  assert.equal(await A.locator('[data-testid=offer-draw]').count(), 0, 'no offer before both moved');
 
   await clickMove(B, 'e7e5');
   await waitFor(async () => (await moveList(A)).length === 2, 'e5 on A');
   await clickMove(A, 'g2g4');
   await waitFor(async () => (await moveList(B)).length === 3, 'g4 on B');
+
+  // White offers a draw (not on move: the offer goes at once); Black declines.
+  await A.locator('[data-testid=offer-draw]').click();
+  await B.locator('[data-testid=decline-draw]').waitFor();
+  assert.match(await B.locator('.offer').textContent(), /offers a draw/);
+  await waitFor(async () => (await C.locator('.offer').textContent()).includes('White'), 'spectator sees the offer');
+  await shot(B, 'offer-desktop-en');
+  await B.locator('[data-testid=decline-draw]').click();
+  await waitFor(async () => (await B.locator('.offer').isHidden()), 'offer gone on B');
+  await waitFor(async () => (await A.locator('.offer').isHidden()), 'offer gone on A');
 
   // A reload resumes exactly where it was, seat included.
   await A.reload();
@@ -137,7 +141,8 @@ test('two players play a game to mate in the browser while a third watches', asy
   const [download] = await Promise.all([A.waitForEvent('download'), A.locator('[data-testid=pgn]').click()]);
   const pgn = readFileSync(await download.path(), 'utf8');
   assert.match(pgn, /\[Result "0-1"\]/);
-  assert.match(pgn, /1\. f3 e5 2\. g4 Qh4# 0-1/);
+  assert.match(pgn, /\[%clk \d:\d\d:\d\d/, 'clock times are recorded');
+  assert.match(pgn.replace(/\s*\{[^}]*\}/g, '').replace(/ \d+\.\.\./g, '').replace(/\s+/g, ' '), /1\. f3 e5 2\. g4 Qh4# 0-1/);
 
   // A new game goes back to the form with the same time control.
   await A.locator('[data-testid=new-game]').click();

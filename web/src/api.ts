@@ -22,6 +22,8 @@ export interface GameState {
   initial_fen?: string | null;
   variant?: string;
   time_control?: string | null;
+  /** The competition rules in force (arbiter-game `Rules`). */
+  rules?: Record<string, unknown>;
   moves: MoveRecord[];
   clocks?: Clocks | null;
   turn: Seat;

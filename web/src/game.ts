@@ -33,6 +33,15 @@ import { navigate } from './router';
 const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
 
 
+/** The first half-move count at which a draw may be offered: Art. 5.2.3 (both players have
+ * moved) and the competition's Art. 9.1.1 rule (`never`, `{"not_before_move": n}`). */
+function drawOffersFrom(rules: unknown): number {
+  const r = (rules ?? {}) as { draw_offers?: unknown };
+  if (r.draw_offers === 'never') return Infinity;
+  const n = (r.draw_offers as { not_before_move?: number } | null)?.not_before_move;
+  return typeof n === 'number' ? Math.max(2, 2 * n) : 2;
+}
+
 export function renderGame(root: HTMLElement, id: string): () => void {
   const d = t();
   const prefs: Prefs = loadPrefs();
@@ -569,7 +578,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       );
     } else if (me && g && (playing() || s.status === 'waiting')) {
       const plies = s.moves.length;
-      if (playing() && s.draw_offer !== me) {
+      if (playing() && s.draw_offer !== me && plies >= drawOffersFrom(s.rules)) {
         btns.push(
           h(
             'button',

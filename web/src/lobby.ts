@@ -99,8 +99,9 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
       color: color as CreateRequest['color'],
     };
     if (variantSel.value === 'chess960') {
+      // Empty: the server draws the start position (Guideline II).
       const n = n960.value.trim();
-      req.chess960_position = n === '' ? Math.floor(Math.random() * 960) : Number(n);
+      if (n !== '') req.chess960_position = Number(n);
     }
     if (variantSel.value === 'fen' && fen.value.trim()) req.fen = fen.value.trim();
     const rules: Record<string, unknown> = {};
