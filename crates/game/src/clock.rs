@@ -101,6 +101,8 @@ pub(crate) struct Clock {
     running: Option<Color>,
     since: Millis,
     ledger: [ClockLedger; 2],
+    /// Increment introduced during the game (Guideline III.4).
+    extra_increment_ms: Millis,
 }
 
 impl Clock {
@@ -118,6 +120,7 @@ impl Clock {
             running: None,
             since: 0,
             ledger: [ledger; 2],
+            extra_increment_ms: 0,
         })
     }
 
@@ -241,7 +244,8 @@ impl Clock {
         let i = color.index();
         match &self.tc {
             TimeControl::Periods(periods) => {
-                let inc = self.period(color).map_or(0, |p| p.increment_ms);
+                let inc =
+                    self.period(color).map_or(0, |p| p.increment_ms) + self.extra_increment_ms;
                 self.remaining[i] += inc;
                 self.ledger[i].increments_ms += inc;
                 self.moves[i] += 1;
@@ -272,6 +276,20 @@ impl Clock {
     pub(crate) fn add(&mut self, color: Color, ms: Millis) {
         self.remaining[color.index()] += ms;
         self.ledger[color.index()].added_ms += ms;
+    }
+
+    /// Guideline III.4: from now on both players get `ms` per move.
+    pub(crate) fn introduce_increment(&mut self, ms: Millis) {
+        self.extra_increment_ms = ms;
+    }
+
+    /// `true` if the current period of `color` has neither increment nor delay.
+    pub(crate) fn is_sudden_death(&self, color: Color) -> bool {
+        matches!(self.tc, TimeControl::Periods(_))
+            && self.extra_increment_ms == 0
+            && self
+                .period(color)
+                .is_some_and(|p| p.increment_ms == 0 && p.delay.is_none())
     }
 
     /// Arbiter sets `color`'s clock (Art. 6.10.2), e.g. to the time of a record.

@@ -116,6 +116,12 @@ pub enum Event {
         /// The time it shows afterwards.
         ms: Millis,
     },
+    /// Guideline III.4: a request for 5 seconds per move for both players.
+    QuickplayIncrement {
+        /// Who asked.
+        #[cfg_attr(feature = "serde", serde(with = "color_serde"))]
+        color: Color,
+    },
     /// Guideline I.1: the player to move seals a move and the game is adjourned.
     Adjourn {
         /// Who sealed.

@@ -175,6 +175,8 @@ pub enum GameError {
     AdjournmentNotAllowed,
     /// The game has no clock.
     Untimed,
+    /// Guideline III.4 does not apply here.
+    QuickplayNotApplicable,
 }
 
 impl fmt::Display for GameError {
@@ -207,6 +209,9 @@ impl fmt::Display for GameError {
                 f.write_str("the competition rules do not allow adjournment")
             }
             GameError::Untimed => f.write_str("the game has no clock"),
+            GameError::QuickplayNotApplicable => f.write_str(
+                "Guideline III.4 applies only when announced, without increment, outside blitz, with less than 2 minutes left",
+            ),
         }
     }
 }
@@ -561,6 +566,7 @@ impl Game {
             }
             Event::AddTime { color, ms } => self.add_time(*color, *ms, now),
             Event::SetClock { color, ms } => self.set_clock(*color, *ms, now),
+            Event::QuickplayIncrement { color } => self.request_increment(*color, now),
             Event::Adjourn { color, sealed } => self.adjourn(*color, sealed, now),
             Event::Resume => self.resume(now),
             Event::Declare {
@@ -922,25 +928,21 @@ impl Game {
                 opponent_bonus_ms: 0,
             };
         }
-        let bonus = self.give_penalty_time(!color, "7.5.5");
+        let bonus = self.give_penalty_time(!color, "Art. 7.5.5");
         MoveOutcome::IllegalMovePenalised {
             count,
             opponent_bonus_ms: bonus,
         }
     }
 
-    fn give_penalty_time(&mut self, to: Color, article: &str) -> Millis {
+    fn give_penalty_time(&mut self, to: Color, citation: &str) -> Millis {
         let bonus = penalty_for(&self.config.rules, self.speed());
         match &mut self.clock {
             Some(clock) => {
                 clock.add(to, bonus);
                 self.notes.push(Note {
                     ply: self.records.len(),
-                    text: format!(
-                        "{} receives {} s (Art. {article})",
-                        side(to),
-                        seconds(bonus)
-                    ),
+                    text: format!("{} receives {} s ({citation})", side(to), seconds(bonus)),
                 });
                 bonus
             }
@@ -1105,7 +1107,7 @@ impl Game {
                 side(color)
             ),
         });
-        let bonus = self.give_penalty_time(!color, "9.5.3");
+        let bonus = self.give_penalty_time(!color, "Art. 9.5.3");
         // Art. 9.1.2.3: a claim is also an offer.
         let offers = self.offer_allowed(color, intended.map(|_| color)).is_ok();
         let played = match intended {
@@ -1186,6 +1188,56 @@ impl Game {
         self.notes.push(Note {
             ply: self.records.len(),
             text: format!("{} receives {} s (Art. 6.10.2)", side(color), seconds(ms)),
+        });
+        Ok(())
+    }
+
+    /// Guideline III.4: the player to move, with less than 2 minutes left in a standard or
+    /// rapid game without increment, asks for 5 seconds per move for both players. The
+    /// request is also a draw offer (where offers are allowed). The arbiter's consent is
+    /// taken as given (the online arbiter is this crate): the increment applies from the
+    /// next move on and the opponent gets 2 minutes at once; the opponent may still accept
+    /// the draw while the offer stands.
+    ///
+    /// # Errors
+    /// [`GameError::QuickplayNotApplicable`] when the rules do not announce Guideline III,
+    /// the game is blitz, the control has an increment or delay, or 2 minutes or more are
+    /// left; the usual state errors.
+    pub fn request_increment(&mut self, color: Color, now: Millis) -> Result<(), GameError> {
+        self.check_running(color)?;
+        let applicable = self.config.rules.guideline_iii
+            && self.speed() != Speed::Blitz
+            && self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.is_sudden_death(color));
+        if !applicable {
+            return Err(GameError::QuickplayNotApplicable);
+        }
+        self.begin(now)?;
+        if self.remaining_ms(color, now).unwrap_or(0) >= 120_000 {
+            return Err(GameError::QuickplayNotApplicable);
+        }
+        self.log(now, Event::QuickplayIncrement { color });
+        self.notes.push(Note {
+            ply: self.records.len(),
+            text: format!(
+                "{} asks for 5 seconds per move for both players (Guideline III.4)",
+                side(color)
+            ),
+        });
+        if self.offer_allowed(color, None).is_ok() && self.draw_offer.is_none() {
+            self.draw_offer = Some(color);
+        }
+        if let Some(clock) = &mut self.clock {
+            clock.introduce_increment(5_000);
+        }
+        if let Some(clock) = &mut self.clock {
+            clock.add(!color, 120_000);
+        }
+        self.notes.push(Note {
+            ply: self.records.len(),
+            text: format!("{} receives 120 s (Guideline III.4)", side(!color)),
         });
         Ok(())
     }

@@ -69,8 +69,9 @@ fn parse_added_time(comment: &str) -> Option<(Color, Millis)> {
         "Black" => Color::Black,
         _ => return None,
     };
-    let (secs, rest) = rest.split_once(" s (Art. ")?;
-    if !rest.ends_with(')') {
+    let (secs, rest) = rest.split_once(" s (")?;
+    // Guideline III.4 time comes with the request, which is replayed itself.
+    if !rest.ends_with(')') || rest.starts_with("Guideline III.4") {
         return None;
     }
     let (int, frac) = secs.split_once('.').unwrap_or((secs, ""));
@@ -237,6 +238,10 @@ impl Game {
                 for c in &node.comments {
                     if let Some((color, ms)) = parse_added_time(c) {
                         game.add_time(color, ms, t).map_err(err)?;
+                    }
+                    if c.contains("per move for both players (Guideline III.4)") {
+                        // Best effort: refused when the rules given do not announce III.
+                        let _ = game.request_increment(game.turn(), t);
                     }
                 }
             }

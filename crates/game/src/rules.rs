@@ -53,6 +53,10 @@ pub struct Rules {
     pub allow_abort: bool,
     /// Guideline I: adjournment allowed.
     pub allow_adjournment: bool,
+    /// Guideline III applies (announced beforehand, III.2.1): in a standard or rapid game
+    /// without increment, a player with less than 2 minutes may ask for 5 seconds per move
+    /// for both players (III.4).
+    pub guideline_iii: bool,
 }
 
 impl Default for Rules {
@@ -65,6 +69,7 @@ impl Default for Rules {
             penalty_time_ms: None,
             allow_abort: true,
             allow_adjournment: true,
+            guideline_iii: false,
         }
     }
 }

@@ -985,3 +985,46 @@ fn a_stored_record_replays_to_the_same_game() {
     assert!(json.contains("\"type\":\"claim_draw\""), "{json}");
     assert!(json.contains("\"time_control\":\"5 d3\""), "{json}");
 }
+
+#[test]
+fn guideline_iii_4_five_seconds_per_move_on_request_with_two_minutes_for_the_opponent() {
+    let rules = Rules {
+        guideline_iii: true,
+        ..Rules::default()
+    };
+    let mut g = with("15+0", None, rules.clone());
+    mv(&mut g, "e4", MIN);
+    mv(&mut g, "e5", 2 * MIN);
+    // White has 14 minutes: too early.
+    assert_eq!(
+        g.request_increment(White, 3 * MIN),
+        Err(GameError::QuickplayNotApplicable)
+    );
+    // White thinks until less than 2 minutes remain.
+    let t = 2 * MIN + 13 * MIN;
+    g.request_increment(White, t).unwrap();
+    assert_eq!(
+        g.draw_offer(),
+        Some(White),
+        "the request is also a draw offer"
+    );
+    assert_eq!(clock(&g, Black, t), 14 * MIN + 2 * MIN);
+    mv(&mut g, "Nf3", t + S);
+    assert_eq!(g.moves()[2].clock_ms, Some(MIN - S + 5 * S));
+    // Not in blitz, not with increment, not unless announced.
+    let mut g = with("5+0", None, rules.clone());
+    assert_eq!(
+        g.request_increment(White, 4 * MIN),
+        Err(GameError::QuickplayNotApplicable)
+    );
+    let mut g = with("15+10", None, rules);
+    assert_eq!(
+        g.request_increment(White, 14 * MIN),
+        Err(GameError::QuickplayNotApplicable)
+    );
+    let mut g = started("15+0");
+    assert_eq!(
+        g.request_increment(White, 14 * MIN),
+        Err(GameError::QuickplayNotApplicable)
+    );
+}
