@@ -461,8 +461,12 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     claimEl.hidden = true;
     if (!state || !rp || !myTurn() || !grant) return;
     const info = claimInfo(rp);
-    const server = Array.isArray(state.claimable) ? state.claimable.length > 0 : null;
-    const now = server ?? info.now.length > 0;
+    // The server's `claimable` also counts claims that need a move (Art. 9.2.1.1, 9.3.1), so
+    // whether a claim without a move is valid comes from the replay here; the server's field
+    // must at least agree that some claim exists. A wrong claim costs time (Art. 9.5.3).
+    const server = Array.isArray(state.claimable) ? state.claimable.length > 0 : true;
+    if (!server) return;
+    const now = info.now.length > 0;
     const g = grant;
     if (now) {
       const why = info.now.map((w) => (w === 'threefold' ? `${d2.art} ${digits('9.2')}` : `${d2.art} ${digits('9.3')}`)).join(', ');
@@ -578,7 +582,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       );
     } else if (me && g && (playing() || s.status === 'waiting')) {
       const plies = s.moves.length;
-      if (playing() && s.draw_offer !== me && plies >= drawOffersFrom(s.rules)) {
+      if (playing() && !s.draw_offer && plies >= drawOffersFrom(s.rules)) {
         btns.push(
           h(
             'button',
@@ -599,7 +603,9 @@ export function renderGame(root: HTMLElement, id: string): () => void {
           ),
         );
       }
-      if (plies < 2)
+      // Online convention: abort before both players have moved (if the competition allows it).
+      const allowAbort = (s.rules as { allow_abort?: boolean } | undefined)?.allow_abort !== false;
+      if (playing() && plies < 2 && allowAbort)
         btns.push(
           h(
             'button',
@@ -633,7 +639,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     }
     if (s.moves.length > 0 || s.status === 'finished')
       btns.push(h('a', { class: 'button', href: api.pgnUrl(id), download: `arbiter-${id}.pgn`, 'data-testid': 'pgn' }, `↓ ${d2.downloadPgn}`));
-    if (s.status === 'finished' || s.status === 'aborted' || !playing())
+    if (s.status === 'finished' || s.status === 'aborted')
       btns.push(
         h(
           'a',
