@@ -1,6 +1,6 @@
 //! A game as an arbiter runs it.
 
-use crate::analysis::{MaterialAnalysis, MatingAnalysis};
+use crate::analysis::{ExactAnalysis, MatingAnalysis};
 use crate::clock::{Clock, ClockLedger, Clocks};
 use crate::event::{Event, GameConfig, GameRecord, TimedEvent};
 use crate::result::{GameResult, Points, Termination};
@@ -322,7 +322,7 @@ impl Game {
             last_at: None,
             started_at: None,
             ended_at: None,
-            analysis: Arc::new(MaterialAnalysis),
+            analysis: Arc::new(ExactAnalysis::default()),
         })
     }
 

@@ -35,7 +35,8 @@
 //!   and [`Game::from_pgn`], which rebuilds a game that continues with the same position and
 //!   clocks.
 //! - [`MatingAnalysis`] — the hook for "cannot checkmate by any series of legal moves"
-//!   (5.2.2, 6.9, 7.5.5); [`MaterialAnalysis`] (material only) is the default.
+//!   (5.2.2, 6.9, 7.5.5); [`ExactAnalysis`] (`arbiter_rules::dead`, sound) is the default,
+//!   [`MaterialAnalysis`] the material-only alternative.
 //!
 //! ```
 //! use arbiter_game::{Game, GameResult, MoveOptions, Termination, TimeControl};
@@ -69,7 +70,7 @@ pub use arbiter_pgn;
 /// Milliseconds: timestamps (the caller's monotonic clock) and durations.
 pub type Millis = u64;
 
-pub use analysis::{MaterialAnalysis, MatingAnalysis};
+pub use analysis::{ExactAnalysis, MaterialAnalysis, MatingAnalysis};
 pub use clock::{ClockLedger, Clocks};
 pub use event::{Event, GameConfig, GameRecord, TimedEvent};
 pub use game::{

@@ -130,8 +130,8 @@ pub enum Termination {
     Resignation,
     /// Art. 5.2.1.
     Stalemate,
-    /// Art. 5.2.2: a position from which neither player can checkmate (at present detected
-    /// from material alone).
+    /// Art. 5.2.2: a position from which neither player can checkmate (proved by the
+    /// game's [`crate::MatingAnalysis`]).
     DeadPosition,
     /// Art. 5.2.3, 9.1: draw by agreement.
     Agreement,

@@ -1028,3 +1028,22 @@ fn guideline_iii_4_five_seconds_per_move_on_request_with_two_minutes_for_the_opp
         Err(GameError::QuickplayNotApplicable)
     );
 }
+
+#[test]
+fn art_5_2_2_a_locked_pawn_wall_is_dead_although_material_remains() {
+    // All pawns blocked, every gap guarded by pawns, White's bishop on the light squares the
+    // white pawns fill on rank 4: no piece can ever cross, nobody can mate.
+    let fen = "k7/8/8/p1p1p1p1/P1P1P1P1/8/8/KB6 w - - 0 1";
+    let config = GameConfig {
+        start_fen: Some(fen.into()),
+        ..GameConfig::new(tc("5+0"))
+    };
+    let mut g = Game::new(config.clone()).unwrap();
+    g.start(0).unwrap();
+    assert_eq!(g.termination(), Some(Termination::DeadPosition));
+    // The material-only analysis does not see it.
+    let mut g = Game::new(config).unwrap();
+    g.set_analysis(std::sync::Arc::new(arbiter_game::MaterialAnalysis));
+    g.start(0).unwrap();
+    assert_eq!(g.status(), Status::Running);
+}
