@@ -88,10 +88,12 @@ test('two players play a game to mate in the browser while a third watches', asy
   // Art. 5.2.3: no draw offer before both players have moved.
   assert.equal(await A.locator('[data-testid=offer-draw]').count(), 0, 'no offer before both moved');
 
-  await clickMove(B, 'e7e5');
-  await waitFor(async () => (await moveList(A)).length === 2, 'e5 on A');
+  // A premove: White clicks g2-g4 while Black is thinking; it is played when e5 arrives.
   await clickMove(A, 'g2g4');
-  await waitFor(async () => (await moveList(B)).length === 3, 'g4 on B');
+  assert.equal(await A.locator('cg-board square.current-premove').count(), 2, 'premove shown');
+  assert.equal((await moveList(A)).length, 1, 'a premove is not sent before its turn');
+  await clickMove(B, 'e7e5');
+  await waitFor(async () => (await moveList(B)).join(' ') === 'f3 e5 g4', 'premove played');
 
   // White offers a draw (not on move: the offer goes at once); Black declines.
   await A.locator('[data-testid=offer-draw]').click();
