@@ -106,8 +106,20 @@ export const api = {
   join: (id: string) => call<SeatGrant>('POST', `/api/games/${enc(id)}/join`, {}),
   game: (id: string, token?: string) => call<GameState>('GET', `/api/games/${enc(id)}`, undefined, token),
   list: () => call<unknown>('GET', '/api/games'),
-  move: (id: string, token: string, move: string, offerDraw = false) =>
-    call<unknown>('POST', `/api/games/${enc(id)}/move`, offerDraw ? { move, offer_draw: true } : { move }, token),
+  /** `ply`: half-moves played before this one (a retry cannot play twice); `lagMs`: the
+   * measured one-way network lag, which the server credits up to its allowance. */
+  move: (id: string, token: string, move: string, opts: { offerDraw?: boolean; ply?: number; lagMs?: number } = {}) =>
+    call<unknown>(
+      'POST',
+      `/api/games/${enc(id)}/move`,
+      {
+        move,
+        ...(opts.offerDraw ? { offer_draw: true } : {}),
+        ...(opts.ply !== undefined ? { ply: opts.ply } : {}),
+        ...(opts.lagMs !== undefined ? { lag_ms: Math.max(0, Math.round(opts.lagMs)) } : {}),
+      },
+      token,
+    ),
   draw: (id: string, token: string, action: 'offer' | 'accept' | 'decline' | 'claim', move?: string) =>
     call<unknown>('POST', `/api/games/${enc(id)}/draw`, move ? { action, move } : { action }, token),
   resign: (id: string, token: string) => call<unknown>('POST', `/api/games/${enc(id)}/resign`, {}, token),
@@ -165,6 +177,10 @@ export class GameStream {
   private closed = false;
   private retry = 0;
   private timer: number | undefined;
+  private pinger: number | undefined;
+  private pingSentAt = 0;
+  /** Round-trip times of the last pings, ms. */
+  private rtts: number[] = [];
 
   constructor(
     private id: string,
@@ -192,12 +208,25 @@ export class GameStream {
     ws.onopen = () => {
       this.retry = 0;
       this.onStatus(true);
+      const ping = () => {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        this.pingSentAt = performance.now();
+        ws.send('{"type":"ping"}');
+      };
+      window.clearInterval(this.pinger);
+      ping();
+      this.pinger = window.setInterval(ping, 5000);
     };
     ws.onmessage = (msg) => {
       let ev: Record<string, unknown>;
       try {
         ev = JSON.parse(String(msg.data)) as Record<string, unknown>;
       } catch {
+        return;
+      }
+      if (ev.type === 'pong') {
+        if (this.pingSentAt) this.rtts = [...this.rtts.slice(-4), performance.now() - this.pingSentAt];
+        this.pingSentAt = 0;
         return;
       }
       if (ev.type === 'event' && typeof ev.seq === 'number') this.seen(ev.seq);
@@ -207,6 +236,7 @@ export class GameStream {
     };
     ws.onclose = () => {
       this.ws = null;
+      window.clearInterval(this.pinger);
       this.onStatus(false);
       if (this.closed) return;
       const delay = Math.min(5000, 250 * 2 ** this.retry++);
@@ -215,8 +245,14 @@ export class GameStream {
     ws.onerror = () => ws.close();
   }
 
+  /** One-way lag estimate: half the smallest recent round trip (undefined before a ping). */
+  lagMs(): number | undefined {
+    return this.rtts.length ? Math.min(...this.rtts) / 2 : undefined;
+  }
+
   close(): void {
     this.closed = true;
+    window.clearInterval(this.pinger);
     window.clearTimeout(this.timer);
     this.ws?.close();
   }

@@ -234,7 +234,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const offer = offerWithMove;
     offerWithMove = false;
     const g = grant;
-    void act(() => api.move(id, g.token, uci, offer));
+    const ply = state?.moves.length;
+    void act(() => api.move(id, g.token, uci, { offerDraw: offer, ply, lagMs: stream?.lagMs() }));
   }
 
   function onBoardMove(orig: Key, dest: Key): void {
