@@ -1,0 +1,102 @@
+// Rules seen through the UI: a draw claim with the intended move (Art. 9.2.1.1), whose button
+// appears only when the claim would be valid; a flag fall (Art. 6.9); a Chess960 start (Guideline II).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, startBrowser, person, moveList, waitFor } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('art_9_2_1_1_claim_with_intended_move_ends_in_a_draw', async () => {
+  const w = await person(browser);
+  const b = await person(browser);
+  const A = w.page;
+  const B = b.page;
+  await A.goto(server.base + '/');
+  await A.locator('label.color-white input').check();
+  await A.locator('[data-testid=create]').click();
+  await A.waitForURL(/\/game\//);
+  const link = await A.locator('[data-testid=invite-link]').inputValue();
+  await B.goto(link);
+  await B.locator('[data-testid=join]').click();
+
+  const plays = ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1'];
+  for (let i = 0; i < plays.length; i++) {
+    const p = i % 2 === 0 ? A : B;
+    await waitFor(async () => (await moveList(p)).length === i, `ply ${i}`);
+    // No claim is offered while none would be valid.
+    assert.equal(await p.locator('[data-testid^=claim-]').count(), 0, `no claim at ply ${i}`);
+    await p.locator('[data-testid=move-input]').fill(plays[i]);
+    await p.locator('[data-testid=move-input]').press('Enter');
+  }
+  await waitFor(async () => (await moveList(B)).length === 7, 'all moves on B');
+  // Black's Ng8 would repeat the start position a third time.
+  const claim = B.locator('[data-testid="claim-with-Ng8"]');
+  await claim.waitFor();
+  assert.equal(await B.locator('[data-testid=claim-draw]').count(), 0, 'no claim without a move yet');
+  await claim.click();
+  for (const p of [A, B]) {
+    await p.locator('[data-testid=result]').waitFor();
+    assert.equal(await p.locator('[data-testid=result]').getAttribute('data-text'), 'Draw — threefold repetition claimed, Art. 9.2');
+  }
+  // The intended move is written, not played (Art. 9.2.1.1).
+  assert.equal((await moveList(A)).length, 7);
+  await w.ctx.close();
+  await b.ctx.close();
+});
+
+async function newGame(setup) {
+  const w = await person(browser);
+  const b = await person(browser);
+  await w.page.goto(server.base + '/');
+  await setup(w.page);
+  await w.page.locator('label.color-white input').check();
+  await w.page.locator('[data-testid=create]').click();
+  await w.page.waitForURL(/\/game\//);
+  const link = await w.page.locator('[data-testid=invite-link]').inputValue();
+  await b.page.goto(link);
+  await b.page.locator('[data-testid=join]').click();
+  return { w, b };
+}
+
+test('art_6_9_a_fallen_flag_loses_and_the_clock_shows_it', async () => {
+  const { w, b } = await newGame(async (p) => p.locator('[data-testid=tc-text]').fill('3s+0'));
+  const A = w.page;
+  await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
+  // Low time is shown in the warning colour.
+  assert.ok(await A.locator('[data-testid=clock-white]').evaluate((e) => e.classList.contains('low')));
+  await A.locator('[data-testid=result]').waitFor({ timeout: 10000 });
+  assert.equal(await A.locator('[data-testid=result]').getAttribute('data-text'), 'Black wins — time forfeit, Art. 6.9');
+  assert.equal((await A.locator('[data-testid=clock-white]').textContent()).trim(), '0:00.0');
+  await w.ctx.close();
+  await b.ctx.close();
+});
+
+test('guideline_ii_chess960_start_position_by_number', async () => {
+  const { w, b } = await newGame(async (p) => {
+    await p.locator('[data-testid=variant]').selectOption('chess960');
+    await p.locator('input[placeholder=Random]').fill('0');
+  });
+  const A = w.page;
+  await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
+  const { boardPieces } = await import('./harness.mjs');
+  const pieces = await boardPieces(A);
+  // Position 0 is BBQNNRKR.
+  assert.equal(pieces.a1, 'white bishop');
+  assert.equal(pieces.c1, 'white queen');
+  assert.equal(pieces.g1, 'white king');
+  assert.equal(pieces.g8, 'black king');
+  await w.ctx.close();
+  await b.ctx.close();
+});
