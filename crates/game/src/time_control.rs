@@ -54,9 +54,14 @@ pub struct Delay {
 /// One period of a clock-based control (Art. 6.3.1).
 ///
 /// The time of a period is added to the player's clock when the player completes the last
-/// move of the previous period (counted by the clock's move counter, i.e. the player's own
-/// moves made in this game); unused time carries over (Art. 6.3.2). A last period with a move
-/// count repeats (PGN convention: `40/7200` is 2 hours for every 40 moves).
+/// move of the previous period, i.e. presses the clock after it (counted by the clock's move
+/// counter: the player's own moves made in this game); unused time carries over (Art. 6.3.2).
+/// Why then: Art. 6.3.1 requires a number of moves *within* the period, so the next period's
+/// time may not be used for them; adding it the moment the last of them is completed is
+/// exactly what an electronic clock with a move counter does, and it is also when the flag
+/// check of Art. 6.4 ("immediately after a flag falls, the requirements of 6.3.1 must be
+/// checked") would otherwise be made. A last period with a move count repeats (PGN
+/// convention: `40/7200` is 2 hours for every 40 moves).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Period {

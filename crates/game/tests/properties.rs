@@ -43,6 +43,11 @@ fn balance(l: &ClockLedger) -> i128 {
 
 #[derive(Debug, Clone)]
 enum Step {
+    Adjourn {
+        pick: u16,
+        think: u32,
+        away: u32,
+    },
     Move {
         pick: u16,
         think: u32,
@@ -76,6 +81,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (any::<bool>(), 0u16..5_000).prop_map(|(white, ms)| Step::AddTime { white, ms }),
         1 => (0u32..3_000).prop_map(|think| Step::Illegal { think }),
         1 => (0u32..90_000).prop_map(|think| Step::Wait { think }),
+        1 => (any::<u16>(), 0u32..5_000, 0u32..1_000_000)
+            .prop_map(|(pick, think, away)| Step::Adjourn { pick, think, away }),
     ]
 }
 
@@ -100,7 +107,10 @@ fn check_clocks(g: &Game, now: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_games_keep_clock_invariants_and_rebuild_from_record_and_pgn(
@@ -154,6 +164,16 @@ proptest! {
                 Step::Illegal { think } => {
                     now += u64::from(think);
                     let _ = g.play_uci(turn, "a1a8", now, MoveOptions::default());
+                }
+                Step::Adjourn { pick, think, away } => {
+                    now += u64::from(think);
+                    let moves = g.position().legal_moves();
+                    let san = g.position().san(moves[usize::from(pick) % moves.len()]);
+                    if g.adjourn(turn, &san, now).is_ok() {
+                        now += u64::from(away);
+                        g.resume(now).unwrap();
+                        prop_assert_eq!(&g.moves().last().unwrap().san, &san);
+                    }
                 }
                 Step::Wait { think } => {
                     now += u64::from(think);
