@@ -41,6 +41,7 @@ mod comment;
 mod error;
 mod game;
 mod reader;
+mod resolve;
 mod tags;
 mod writer;
 

@@ -71,6 +71,12 @@ pub trait Visitor {
     fn comment(&mut self, text: &str) {
         let _ = text;
     }
+    /// Whether [`Visitor::comment`] wants to be called. A visitor that ignores comments says
+    /// `false`, and the reader then only steps over them (faster on files with a clock comment
+    /// on every move).
+    fn wants_comments(&self) -> bool {
+        true
+    }
     /// A variation starts: an alternative to the last move. [`Control::Skip`] skips it
     /// (and `end_variation` is then not called for it).
     fn begin_variation(&mut self) -> Control {
@@ -123,8 +129,21 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
 }
 
+/// Bytes that end a movetext token.
+static DELIM: [bool; 256] = {
+    let mut t = [false; 256];
+    let list = b" \t\r\n\x0b\x0c{}();$[]";
+    let mut i = 0;
+    while i < list.len() {
+        t[list[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_delim(b: u8) -> bool {
-    is_ws(b) || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']')
+    DELIM[usize::from(b)]
 }
 
 /// UTF-8 if it is, Latin-1 otherwise (never fails: real files mix encodings).
@@ -243,7 +262,7 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
             let avail = &self.buf[self.pos..self.end];
-            let (n, done) = match avail.iter().position(|&b| b == b'\n') {
+            let (n, done) = match memchr::memchr(b'\n', avail) {
                 Some(i) => (i, true),
                 None => (avail.len(), false),
             };
@@ -406,7 +425,13 @@ impl<R: Read> Reader<R> {
                     self.bump();
                     content_on_line = false;
                 }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    self.pos += 1;
+                    while self.pos < self.end && matches!(self.buf[self.pos], b' ' | b'\t' | b'\r')
+                    {
+                        self.pos += 1;
+                    }
+                }
                 b'%' if self.at_line_start() => {
                     self.read_line_into_scratch(false, 0)?;
                     if self.peek()?.is_some() {
@@ -430,8 +455,9 @@ impl<R: Read> Reader<R> {
                 b'{' => {
                     content_on_line = true;
                     self.bump();
-                    self.read_comment()?;
-                    if !skipping && var_skip == 0 {
+                    let wanted = !skipping && var_skip == 0 && v.wants_comments();
+                    self.read_comment(wanted)?;
+                    if wanted {
                         v.comment(&decode(&self.scratch));
                     }
                 }
@@ -601,24 +627,25 @@ impl<R: Read> Reader<R> {
 
     /// Reads a `{…}` comment (the `{` is consumed) into `scratch`, up to [`MAX_COMMENT`]
     /// bytes. A comment left open runs to the end of the input.
-    fn read_comment(&mut self) -> io::Result<()> {
+    fn read_comment(&mut self, keep: bool) -> io::Result<()> {
         self.scratch.clear();
+        let cap = if keep { MAX_COMMENT } else { 0 };
         loop {
             if self.pos == self.end && !self.fill()? {
                 return Ok(());
             }
             let avail = &self.buf[self.pos..self.end];
-            let (n, done) = match avail.iter().position(|&b| b == b'}') {
+            let (n, done) = match memchr::memchr(b'}', avail) {
                 Some(i) => (i, true),
                 None => (avail.len(), false),
             };
             let chunk = &avail[..n];
-            if self.scratch.len() < MAX_COMMENT {
-                let take = n.min(MAX_COMMENT - self.scratch.len());
+            if self.scratch.len() < cap {
+                let take = n.min(cap - self.scratch.len());
                 self.scratch.extend_from_slice(&chunk[..take]);
             }
-            if let Some(last_nl) = chunk.iter().rposition(|&b| b == b'\n') {
-                self.line += chunk.iter().filter(|&&b| b == b'\n').count() as u64;
+            if let Some(last_nl) = memchr::memrchr(b'\n', chunk) {
+                self.line += memchr::memchr_iter(b'\n', chunk).count() as u64;
                 self.line_start = self.base + (self.pos + last_nl + 1) as u64;
             }
             self.pos += n;
@@ -726,7 +753,7 @@ fn classify(tok: &[u8], pos: &Position) -> Token {
             None => return not_a_move(tok, "not text"),
         },
     };
-    let result = pos.san_to_move(&san);
+    let result = crate::resolve::resolve(pos, &san);
     if result.is_err() {
         // Some programs write UCI (`g1f3`, `e7e8q`) as movetext.
         if let Some(m) = uci_move(t, pos) {
