@@ -512,6 +512,18 @@ impl FromStr for TimeControl {
         if t == "untimed" || t == "-" || t == "none" {
             return Ok(TimeControl::Untimed);
         }
+        if t == "?" {
+            return Ok(TimeControl::Unknown);
+        }
+        // Spaces around `+` and `/` are allowed: `5 + 3`, `90 / 40 + 30`.
+        let mut t = t;
+        for op in ["+", "/"] {
+            while t.contains(&format!(" {op}")) || t.contains(&format!("{op} ")) {
+                t = t
+                    .replace(&format!(" {op}"), op)
+                    .replace(&format!("{op} "), op);
+            }
+        }
         if let Some(rest) = t.strip_prefix("hourglass") {
             let ms = parse_duration(s, rest, MINUTE)?;
             if ms == 0 {
@@ -640,9 +652,6 @@ impl serde::Serialize for TimeControl {
 impl<'de> serde::Deserialize<'de> for TimeControl {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TimeControl, D::Error> {
         let s = String::deserialize(d)?;
-        if s == "?" {
-            return Ok(TimeControl::Unknown);
-        }
         s.parse().map_err(serde::de::Error::custom)
     }
 }

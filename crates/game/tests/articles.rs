@@ -67,6 +67,10 @@ fn art_6_3_human_time_control_forms_read_and_print() {
         ("1h+30s", "60+30"),
         ("1.5+0", "90s+0"),
         ("2m+1m", "2+1m"),
+        ("5 + 3", "5+3"),
+        ("90 / 40 + 30 , 30 + 30 ", "90/40+30, 30+30"),
+        ("?", "?"),
+        ("UNTIMED", "untimed"),
     ] {
         let t = tc(text);
         assert_eq!(t.to_string(), canonical, "{text}");
