@@ -172,3 +172,27 @@ fn pgn_time_control_tag_without_clock_comments_rebuilds_untimed_and_unknown() {
     assert_eq!(g.time_control(), &TimeControl::Unknown);
     assert_eq!(g.termination(), Some(Termination::Resignation));
 }
+
+#[test]
+fn guideline_ii_chess960_castling_survives_record_and_replay() {
+    let mut g = Game::new(GameConfig {
+        chess960: true,
+        ..GameConfig::new("5+0".parse().unwrap())
+    })
+    .unwrap();
+    g.start(0).unwrap();
+    for (i, san) in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"]
+        .iter()
+        .enumerate()
+    {
+        mv(&mut g, san, (i as u64 + 1) * S, false);
+    }
+    assert_eq!(g.moves()[6].uci, "e1h1", "king takes rook in Chess960");
+    let pgn = g.to_pgn();
+    assert!(pgn.contains("4. O-O"), "{pgn}");
+    let back = Game::from_pgn(&pgn, Rules::default()).unwrap();
+    assert_eq!(back.position(), g.position());
+    let replayed = Game::from_record(&g.record()).unwrap();
+    assert_eq!(replayed.position(), g.position());
+    assert_eq!(replayed.moves(), g.moves());
+}
