@@ -1290,6 +1290,11 @@ impl Game {
         }
         self.sealed = Some((color, sealed.to_string(), used));
         self.status = Status::Adjourned;
+        // Sealing is making a move (I.1.1): the opponent's standing offer lapses (9.1.2.1).
+        // Offers made after the seal stand until answered (I.4).
+        if self.draw_offer == Some(!color) {
+            self.draw_offer = None;
+        }
         self.log(
             now,
             Event::Adjourn {

@@ -1051,3 +1051,13 @@ fn art_5_2_2_a_locked_pawn_wall_is_dead_although_material_remains() {
     g.start(0).unwrap();
     assert_eq!(g.status(), Status::Running);
 }
+
+#[test]
+fn guideline_i_1_sealing_a_move_lets_the_opponents_earlier_offer_lapse() {
+    let mut g = started("60+0");
+    mv(&mut g, "e4", S);
+    g.play_san(Black, "e5", 2 * S, offer()).unwrap();
+    g.adjourn(White, "Nf3", 3 * S).unwrap();
+    assert_eq!(g.draw_offer(), None);
+    assert_eq!(g.accept_draw(White, 4 * S), Err(GameError::NoDrawOffer));
+}
