@@ -25,6 +25,8 @@ enum Command {
     Uci(cmd::uci::Args),
     /// Search a fixed position set: deterministic node count (regression signature) and nodes/s.
     Bench(cmd::bench::Args),
+    /// Check PGN files move by move, or write them again in export format (Art. 8, Appendix C).
+    Pgn(cmd::pgn::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Dead(args) => cmd::dead::run(args),
         Command::Uci(args) => cmd::uci::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Pgn(args) => cmd::pgn::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod dead;
 pub mod inspect;
 pub mod perft;
+pub mod pgn;
 pub mod uci;
 
 use anyhow::{anyhow, Result};
