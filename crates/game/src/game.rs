@@ -7,7 +7,7 @@ use crate::result::{GameResult, Points, Termination};
 use crate::rules::{DrawOffers, IllegalMovePolicy, Rules};
 use crate::time_control::{Speed, TimeControl};
 use crate::Millis;
-use arbiter_rules::{CastlingMode, Color, History, Move, Position, UciMove};
+use arbiter_rules::{CastlingMode, Color, History, Move, Position, Role, UciMove};
 use core::fmt;
 use std::sync::Arc;
 
@@ -78,6 +78,17 @@ pub enum MoveOutcome {
         /// Completed illegal moves by this player so far.
         count: u32,
         /// Time given to the opponent (Art. 7.5.5: 2 minutes, 1 in blitz).
+        opponent_bonus_ms: Millis,
+    },
+    /// [`IllegalMovePolicy::FidePenalties`]: a pawn moved to the last rank without choosing a
+    /// piece (Art. 7.5.2): an illegal move, penalised as such (7.5.5), and the pawn becomes a
+    /// queen; the move is `moves()[ply]`.
+    UnpromotedPawnPenalised {
+        /// Index into [`Game::moves`].
+        ply: usize,
+        /// Completed illegal moves by this player so far.
+        count: u32,
+        /// Time given to the opponent.
         opponent_bonus_ms: Millis,
     },
 }
@@ -802,7 +813,31 @@ impl Game {
                     lag_credit_ms: opts.lag_credit_ms,
                 },
             );
-            return Ok(self.penalise_illegal(color, &uci, now));
+            // Art. 7.5.2: a pawn moved to the last rank and left unpromoted becomes a queen.
+            let queen = Move {
+                promotion: Some(Role::Queen),
+                ..m
+            };
+            if m.promotion.is_none() && self.position().is_legal(queen) {
+                let out = self.penalise_illegal(color, &uci, now, true);
+                let MoveOutcome::IllegalMovePenalised {
+                    count,
+                    opponent_bonus_ms,
+                } = out
+                else {
+                    return Ok(out);
+                };
+                if self.status == Status::Finished {
+                    return Ok(out);
+                }
+                let ply = self.push_move(color, queen, now, used, opts.lag_credit_ms, false, true);
+                return Ok(MoveOutcome::UnpromotedPawnPenalised {
+                    ply,
+                    count,
+                    opponent_bonus_ms,
+                });
+            }
+            return Ok(self.penalise_illegal(color, &uci, now, false));
         }
         if opts.offer_draw {
             self.offer_allowed(color, Some(color))?;
@@ -905,16 +940,24 @@ impl Game {
     }
 
     /// Art. 7.5.1, 7.5.5: a completed illegal move under FIDE penalties.
-    fn penalise_illegal(&mut self, color: Color, uci: &str, now: Millis) -> MoveOutcome {
+    fn penalise_illegal(
+        &mut self,
+        color: Color,
+        uci: &str,
+        now: Millis,
+        unpromoted: bool,
+    ) -> MoveOutcome {
         let i = color.index();
         self.illegal[i] += 1;
         let count = self.illegal[i];
+        let action = if unpromoted {
+            "the pawn is replaced by a queen (Art. 7.5.2)"
+        } else {
+            "the position before it is restored (Art. 7.5.1)"
+        };
         self.notes.push(Note {
             ply: self.records.len(),
-            text: format!(
-                "{} completed the illegal move {uci}; the position before it is restored (Art. 7.5.1)",
-                side(color)
-            ),
+            text: format!("{} completed the illegal move {uci}; {action}", side(color)),
         });
         if count >= self.config.rules.illegal_moves_to_lose {
             self.lose_unless_cannot_mate(

@@ -1061,3 +1061,31 @@ fn guideline_i_1_sealing_a_move_lets_the_opponents_earlier_offer_lapse() {
     assert_eq!(g.draw_offer(), None);
     assert_eq!(g.accept_draw(White, 4 * S), Err(GameError::NoDrawOffer));
 }
+
+#[test]
+fn art_7_5_2_unpromoted_pawn_becomes_a_queen_and_is_penalised() {
+    let mut g = with("60+0", Some("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), penalties());
+    let out = g
+        .play_uci(White, "e7e8", 5 * S, MoveOptions::default())
+        .unwrap();
+    assert_eq!(
+        out,
+        MoveOutcome::UnpromotedPawnPenalised {
+            ply: 0,
+            count: 1,
+            opponent_bonus_ms: 2 * MIN
+        }
+    );
+    assert_eq!(g.moves()[0].san, "e8=Q");
+    assert_eq!(g.turn(), Black);
+    assert_eq!(clock(&g, Black, 5 * S), 62 * MIN);
+    // Rejected outright online.
+    let mut g = with(
+        "60+0",
+        Some("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"),
+        Rules::default(),
+    );
+    assert!(g
+        .play_uci(White, "e7e8", S, MoveOptions::default())
+        .is_err());
+}
