@@ -245,6 +245,9 @@ impl TimeControl {
         }
         if let Some(rest) = t.strip_prefix('*') {
             let ms = pgn_seconds(s, rest)?;
+            if ms == 0 {
+                return Err(ParseTimeControlError::new(s, "an hourglass needs time"));
+            }
             return Ok(TimeControl::Hourglass(ms));
         }
         if let Some(rest) = t.strip_suffix("/move") {

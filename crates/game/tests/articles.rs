@@ -144,7 +144,7 @@ fn time_control_errors_say_what_is_wrong() {
         let err = text.parse::<TimeControl>().unwrap_err();
         assert!(err.to_string().contains(needle), "{text:?}: {err}");
     }
-    for text in ["", "40/", "abc", "300+", "*", "30+2:60"] {
+    for text in ["", "40/", "abc", "300+", "*", "30+2:60", "*0"] {
         assert!(TimeControl::from_pgn(text).is_err(), "{text:?}");
     }
 }

@@ -212,3 +212,39 @@ proptest! {
         prop_assert_eq!(rebuilt.position(), g.position());
     }
 }
+
+proptest! {
+    #[test]
+    fn time_control_text_never_panics_and_round_trips(s in "[0-9a-z?*:/+ .,-]{0,24}") {
+        if let Ok(t) = s.parse::<TimeControl>() {
+            prop_assert_eq!(t.to_string().parse::<TimeControl>().unwrap(), t.clone(), "{}", s);
+            prop_assert_eq!(TimeControl::from_pgn(&t.to_pgn()).unwrap(), t.clone(), "{}", s);
+            let _ = t.speed();
+        }
+        if let Ok(t) = TimeControl::from_pgn(&s) {
+            prop_assert_eq!(TimeControl::from_pgn(&t.to_pgn()).unwrap(), t.clone(), "{}", s);
+            prop_assert_eq!(t.to_string().parse::<TimeControl>().unwrap(), t, "{}", s);
+        }
+    }
+
+    #[test]
+    fn structured_time_controls_round_trip(
+        base in 1u64..10_000_000,
+        inc in 0u64..100_000,
+        moves in 1u32..100,
+        second in 0u64..10_000_000,
+        delay in 0u8..3,
+    ) {
+        use arbiter_game::{Delay, DelayKind, Period};
+        let d = match delay {
+            0 => None,
+            1 => Some(Delay { kind: DelayKind::Bronstein, ms: inc }),
+            _ => Some(Delay { kind: DelayKind::Simple, ms: inc }),
+        };
+        let first = Period { moves: Some(moves), time_ms: base, increment_ms: if d.is_some() { 0 } else { inc }, delay: d };
+        let t = TimeControl::Periods(vec![first, Period { moves: None, ..first }.clone()]);
+        let t = match t { TimeControl::Periods(mut p) => { p[1].time_ms = second; TimeControl::Periods(p) } other => other };
+        prop_assert_eq!(t.to_string().parse::<TimeControl>().unwrap(), t.clone());
+        prop_assert_eq!(TimeControl::from_pgn(&t.to_pgn()).unwrap(), t);
+    }
+}
