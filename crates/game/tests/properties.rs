@@ -242,8 +242,8 @@ proptest! {
             _ => Some(Delay { kind: DelayKind::Simple, ms: inc }),
         };
         let first = Period { moves: Some(moves), time_ms: base, increment_ms: if d.is_some() { 0 } else { inc }, delay: d };
-        let t = TimeControl::Periods(vec![first, Period { moves: None, ..first }.clone()]);
-        let t = match t { TimeControl::Periods(mut p) => { p[1].time_ms = second; TimeControl::Periods(p) } other => other };
+let rest = Period { moves: None, time_ms: second, ..first };
+        let t = TimeControl::Periods(vec![first, rest]);
         prop_assert_eq!(t.to_string().parse::<TimeControl>().unwrap(), t.clone());
         prop_assert_eq!(TimeControl::from_pgn(&t.to_pgn()).unwrap(), t);
     }
