@@ -1,0 +1,508 @@
+//! The JSON HTTP API and its OpenAPI document.
+
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, OpenApi, ToSchema};
+
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::live::Action;
+use crate::AppState;
+
+/// JSON body extractor whose rejections are our 4xx shape.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JsonBody<T>(pub T);
+
+impl<S, T> axum::extract::FromRequest<S> for JsonBody<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, AppError> {
+        let Json(v) = Json::<T>::from_request(req, state).await?;
+        Ok(Self(v))
+    }
+}
+
+/// The game id taken from the path.
+#[derive(Debug, Clone)]
+pub struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let Path(id) = Path::<String>::from_request_parts(parts, state).await?;
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(AppError::game_not_found(&id));
+        }
+        Ok(Self(id))
+    }
+}
+
+/// The seat token from `Authorization: Bearer TOKEN`.
+#[derive(Debug, Clone)]
+pub struct Bearer(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, AppError> {
+        let value = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .ok_or_else(|| AppError::Unauthorized("missing Authorization: Bearer TOKEN".into()))?;
+        let value = value
+            .to_str()
+            .map_err(|_| AppError::Unauthorized("malformed Authorization header".into()))?;
+        let token = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| AppError::Unauthorized("expected Authorization: Bearer TOKEN".into()))?;
+        Ok(Self(token.to_owned()))
+    }
+}
+
+/// Which variant the game is played in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Standard chess.
+    #[default]
+    Standard,
+    /// Chess960 (Guidelines III / FIDE Chess960 rules).
+    Chess960,
+}
+
+impl Variant {
+    /// `standard` or `chess960`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Standard => "standard",
+            Self::Chess960 => "chess960",
+        }
+    }
+}
+
+/// The seat the creator asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Drawn at random by the server.
+    #[default]
+    Random,
+}
+
+/// A seat: `white` or `black`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Seat {
+    /// The other seat.
+    pub fn other(self) -> Self {
+        match self {
+            Self::White => Self::Black,
+            Self::Black => Self::White,
+        }
+    }
+    /// `white` or `black`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::White => "white",
+            Self::Black => "black",
+        }
+    }
+}
+
+/// `POST /api/games`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// Human form of the time control: `5+3`, `45s+0`, `30s/move`, `90/40+30, 30+30`, `untimed`…
+    #[schema(example = "5+3")]
+    pub time_control: String,
+    /// `standard` (default) or `chess960`.
+    #[serde(default)]
+    pub variant: Variant,
+    /// Chess960 start position number 0–959 (random when omitted).
+    #[serde(default)]
+    pub chess960_position: Option<u32>,
+    /// A start position in FEN (Shredder-FEN castling letters are accepted for Chess960).
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// The creator's seat: `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// Competition rules (arbiter-game `Rules`): `illegal_moves` (`reject` | `fide_penalties`),
+    /// `draw_offers` (`allowed` | `never` | `{"not_before_move": n}`), `allow_abort`, …
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub rules: Option<serde_json::Value>,
+}
+
+/// A seat and its secret token (shown once; send it as `Authorization: Bearer TOKEN`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatGrant {
+    /// Game id.
+    pub id: String,
+    /// The seat taken.
+    pub seat: Seat,
+    /// The seat's token (256 random bits, hex).
+    pub token: String,
+}
+
+/// A move of the game record.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct MoveView {
+    /// UCI notation (`e2e4`; castling as king to destination, or king takes rook in Chess960).
+    pub uci: String,
+    /// SAN.
+    pub san: String,
+    /// The mover's clock after the move (increment included), ms; null when untimed.
+    pub clock_ms: Option<i64>,
+}
+
+/// Both clocks as of the response.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct Clocks {
+    /// White's remaining time, ms.
+    pub white_ms: Option<i64>,
+    /// Black's remaining time, ms.
+    pub black_ms: Option<i64>,
+}
+
+/// The whole state of a game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameView {
+    /// Game id.
+    pub id: String,
+    /// `waiting`, `playing`, `finished` or `adjourned`.
+    pub status: String,
+    /// `standard` or `chess960`.
+    pub variant: Variant,
+    /// Time control, human form.
+    pub time_control: String,
+    /// Rules of the competition in force.
+    #[schema(value_type = Object)]
+    pub rules: serde_json::Value,
+    /// Start position.
+    pub initial_fen: String,
+    /// Current position.
+    pub fen: String,
+    /// The moves played, with the mover's clock after each.
+    pub moves: Vec<MoveView>,
+    /// Clocks as of this response.
+    pub clocks: Clocks,
+    /// Side to move.
+    pub turn: Seat,
+    /// `1-0`, `0-1`, `1/2-1/2`, … once finished; null before.
+    pub result: Option<String>,
+    /// How the game ended (`checkmate`, `resignation`, `time_forfeit`, …); null before.
+    pub termination: Option<String>,
+    /// The seat whose draw offer is pending, if any (Art. 9.1.2).
+    pub draw_offer: Option<Seat>,
+    /// Draws the side to move may claim now (Art. 9.2, 9.3): `threefold_repetition`, `fifty_moves`.
+    pub claimable: Vec<String>,
+    /// Which seats are taken.
+    pub seats: SeatsTaken,
+    /// Number of the last event (the WebSocket stream continues after it).
+    pub last_seq: i64,
+}
+
+/// Which seats are taken.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+pub struct SeatsTaken {
+    /// White's seat is taken.
+    pub white: bool,
+    /// Black's seat is taken.
+    pub black: bool,
+}
+
+/// A game in the lobby.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: String,
+    /// `waiting` or `playing`.
+    pub status: String,
+    /// Time control, human form.
+    pub time_control: String,
+    /// `standard` or `chess960`.
+    pub variant: String,
+    /// The seat still free, for a waiting game.
+    pub open_seat: Option<Seat>,
+    /// Creation time, unix ms.
+    pub created_at: i64,
+}
+
+/// `GET /api/games`: open games waiting for an opponent, running games to watch.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Lobby {
+    /// Games waiting for a second player.
+    pub open: Vec<GameSummary>,
+    /// Games being played.
+    pub playing: Vec<GameSummary>,
+}
+
+/// `POST /api/games/{id}/move`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move in SAN (`Nf3`, `O-O`) or UCI (`g1f3`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Offer a draw with this move (Art. 9.1.2.1: make the move, then offer).
+    #[serde(default)]
+    pub offer_draw: bool,
+    /// The number of half-moves played before this one; if given and different, the move is
+    /// refused (409 `stale_ply`), making retries safe.
+    #[serde(default)]
+    pub ply: Option<u32>,
+    /// The client's estimate of its one-way network lag, ms; credited up to the server's
+    /// allowance (see README).
+    #[serde(default)]
+    pub lag_ms: Option<u32>,
+}
+
+/// What to do about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offer a draw (Art. 9.1.2).
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline the opponent's offer.
+    Decline,
+    /// Claim a draw (Art. 9.2, 9.3), optionally with the intended move.
+    Claim,
+}
+
+/// `POST /api/games/{id}/draw`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// `offer`, `accept`, `decline` or `claim`.
+    pub action: DrawAction,
+    /// For a claim: the intended move (Art. 9.2.1.1, 9.3.1), written not played.
+    #[serde(default, rename = "move")]
+    pub mv: Option<String>,
+}
+
+/// `POST /api/games/{id}/adjourn`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdjournRequest {
+    /// The sealed move (Guideline I.1), SAN or UCI.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// The acknowledgement of an action: the event number it was committed as, and the new state.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Ack {
+    /// Number of the (last) event the action produced.
+    pub seq: i64,
+    /// The game after the action.
+    pub game: GameView,
+}
+
+/// `?since=N` of the WebSocket.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+pub struct WsQuery {
+    /// Last event number the client saw; the events after it are sent first.
+    pub since: Option<i64>,
+    /// A seat token (browsers cannot set headers on a WebSocket).
+    pub token: Option<String>,
+}
+
+#[utoipa::path(post, path = "/api/games", request_body = CreateGame,
+    responses((status = 201, body = SeatGrant), (status = 400, body = ErrorBody),
+              (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Create a game and take a seat.
+pub async fn create_game(
+    State(s): State<AppState>,
+    JsonBody(req): JsonBody<CreateGame>,
+) -> ApiResult<(StatusCode, Json<SeatGrant>)> {
+    let grant = s.hub.create(req).await?;
+    Ok((StatusCode::CREATED, Json(grant)))
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
+    responses((status = 200, body = SeatGrant), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+/// Take the free seat; the game and the clock of the side to move start (Art. 6.6).
+pub async fn join_game(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<SeatGrant>> {
+    Ok(Json(s.hub.join(&id).await?))
+}
+
+#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
+    responses((status = 200, body = GameView), (status = 404, body = ErrorBody)))]
+/// The whole state of a game.
+pub async fn get_game(State(s): State<AppState>, GameId(id): GameId) -> ApiResult<Json<GameView>> {
+    Ok(Json(s.hub.view(&id).await?))
+}
+
+#[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
+    responses((status = 200, body = String, content_type = "application/x-chess-pgn"),
+              (status = 404, body = ErrorBody)))]
+/// The game in PGN.
+pub async fn get_pgn(State(s): State<AppState>, GameId(id): GameId) -> ApiResult<Response> {
+    let pgn = s.hub.pgn(&id).await?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        pgn,
+    )
+        .into_response())
+}
+
+#[utoipa::path(get, path = "/api/games", responses((status = 200, body = Lobby)))]
+/// Open games waiting for an opponent and running games to watch.
+pub async fn list_games(State(s): State<AppState>) -> ApiResult<Json<Lobby>> {
+    Ok(Json(s.hub.lobby().await?))
+}
+
+async fn act(s: &AppState, id: &str, token: &str, action: Action) -> ApiResult<Json<Ack>> {
+    Ok(Json(s.hub.act(id, token, action).await?))
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/move", params(("id" = String, Path)),
+    request_body = MoveRequest, security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Play a move (acknowledged once committed).
+pub async fn post_move(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> ApiResult<Json<Ack>> {
+    act(&s, &id, &token, Action::Move(req)).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/draw", params(("id" = String, Path)),
+    request_body = DrawRequest, security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Offer, accept, decline or claim a draw.
+pub async fn post_draw(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<DrawRequest>,
+) -> ApiResult<Json<Ack>> {
+    act(&s, &id, &token, Action::Draw(req)).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/resign", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Resign (Art. 5.1.2).
+pub async fn post_resign(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+) -> ApiResult<Json<Ack>> {
+    act(&s, &id, &token, Action::Resign).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/abort", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Abort a game before both players have moved (online convention).
+pub async fn post_abort(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+) -> ApiResult<Json<Ack>> {
+    act(&s, &id, &token, Action::Abort).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/adjourn", params(("id" = String, Path)),
+    request_body = AdjournRequest, security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Adjourn the game by sealing the next move (Guideline I); its clock stops.
+pub async fn post_adjourn(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<AdjournRequest>,
+) -> ApiResult<Json<Ack>> {
+    act(&s, &id, &token, Action::Seal(req)).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/resume", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Resume an adjourned game: the sealed move is played and the opponent's clock starts.
+pub async fn post_resume(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+) -> ApiResult<Json<Ack>> {
+    act(&s, &id, &token, Action::Resume).await
+}
+
+/// The OpenAPI document of the API.
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Arbiter", description = "Online chess under the FIDE Laws (2018)."),
+    paths(create_game, join_game, get_game, get_pgn, list_games, post_move, post_draw,
+          post_resign, post_abort, post_adjourn, post_resume),
+    components(schemas(ErrorBody, CreateGame, SeatGrant, GameView, MoveView, Clocks,
+                       SeatsTaken, GameSummary, Lobby, MoveRequest, DrawRequest, DrawAction,
+                       AdjournRequest, Ack, Seat, Variant, ColorChoice)),
+    modifiers(&BearerAuth)
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// `GET /api/openapi.json`.
+pub async fn openapi() -> Response {
+    Json(ApiDoc::openapi()).into_response()
+}
+
+/// Parse `?since=…&token=…`, with our error shape.
+pub type WsParams = Query<WsQuery>;

@@ -1,0 +1,178 @@
+//! One error type for the whole API: every client fault is a 4xx with
+//! `{"error": code, "message": text}`; server faults are a 500 without internals.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The JSON body of every error response.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// A stable machine-readable code, e.g. `illegal_move`, `not_your_turn`.
+    pub error: String,
+    /// A human-readable explanation naming the fault.
+    pub message: String,
+}
+
+/// An error returned by an API handler.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request is malformed or names something invalid (`code` says what).
+    #[error("{message}")]
+    BadRequest {
+        /// Machine-readable code.
+        code: &'static str,
+        /// Explanation.
+        message: String,
+    },
+    /// 401: no token, or a token that holds no seat of this game.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 404: no such game (or route).
+    #[error("{0}")]
+    NotFound(String),
+    /// 409: the request conflicts with the state of the game (`code` says how).
+    #[error("{message}")]
+    Conflict {
+        /// Machine-readable code.
+        code: &'static str,
+        /// Explanation.
+        message: String,
+    },
+    /// 413: the body is larger than the server accepts.
+    #[error("request body too large")]
+    PayloadTooLarge,
+    /// 422: a well-formed request that the Laws reject (illegal or ambiguous move, bad claim…).
+    #[error("{message}")]
+    Unprocessable {
+        /// Machine-readable code.
+        code: &'static str,
+        /// Explanation.
+        message: String,
+    },
+    /// 503: the server is shutting down or overloaded.
+    #[error("{0}")]
+    Unavailable(String),
+    /// 500: a fault of the server (database…); the details are logged, never sent.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    /// A 400 with the given code and message.
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::BadRequest {
+            code,
+            message: message.into(),
+        }
+    }
+    /// A 409 with the given code and message.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Conflict {
+            code,
+            message: message.into(),
+        }
+    }
+    /// A 422 with the given code and message.
+    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Unprocessable {
+            code,
+            message: message.into(),
+        }
+    }
+    /// A 404 for an unknown game.
+    pub fn game_not_found(id: &str) -> Self {
+        Self::NotFound(format!("no game with id {id:?}"))
+    }
+
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The machine-readable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::BadRequest { code, .. }
+            | Self::Conflict { code, .. }
+            | Self::Unprocessable { code, .. } => code,
+            Self::Unauthorized(_) => "unauthorized",
+            Self::NotFound(_) => "not_found",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::Unavailable(_) => "unavailable",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    /// The body sent to the client (internals are never disclosed).
+    pub fn body(&self) -> ErrorBody {
+        let message = match self {
+            Self::Internal(_) => "internal server error".to_owned(),
+            other => other.to_string(),
+        };
+        ErrorBody {
+            error: self.code().to_owned(),
+            message,
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Internal(format!("database: {e}"))
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        if let Self::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        (self.status(), Json(self.body())).into_response()
+    }
+}
+
+/// Turn axum's JSON extraction failures into our 4xx shape.
+impl From<axum::extract::rejection::JsonRejection> for AppError {
+    fn from(r: axum::extract::rejection::JsonRejection) -> Self {
+        use axum::extract::rejection::JsonRejection as J;
+        match r {
+            J::MissingJsonContentType(_) => Self::bad_request(
+                "bad_content_type",
+                "expected Content-Type: application/json",
+            ),
+            J::JsonSyntaxError(e) => Self::bad_request("malformed_json", e.body_text()),
+            J::JsonDataError(e) => Self::bad_request("invalid_request", e.body_text()),
+            J::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Self::PayloadTooLarge
+            }
+            other => Self::bad_request("bad_request", other.body_text()),
+        }
+    }
+}
+
+impl From<axum::extract::rejection::PathRejection> for AppError {
+    fn from(r: axum::extract::rejection::PathRejection) -> Self {
+        Self::bad_request("bad_path", r.body_text())
+    }
+}
+
+impl From<axum::extract::rejection::QueryRejection> for AppError {
+    fn from(r: axum::extract::rejection::QueryRejection) -> Self {
+        Self::bad_request("bad_query", r.body_text())
+    }
+}
+
+/// The result type of API handlers.
+pub type ApiResult<T> = Result<T, AppError>;

@@ -1,0 +1,261 @@
+//! `arbiter-server`: online chess under the FIDE Laws over HTTP and WebSocket.
+//!
+//! The server is the clock: it timestamps every action when it arrives, runs a timer per
+//! game that ends it on a flag fall even if nobody moves, and acknowledges an action only
+//! after it is committed to the database (SQLite or PostgreSQL). Every Law — legality,
+//! clocks, flags, offers, claims, results — is applied by [`arbiter_game`]; this crate
+//! only transports, authenticates, stores and times.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = arbiter_server::Config {
+//!     addr: "127.0.0.1:0".parse()?,
+//!     db: "/tmp/arbiter-demo.db".into(),
+//!     ..arbiter_server::Config::default()
+//! };
+//! let server = arbiter_server::start(config).await?;
+//! println!("listening on {}", server.addr());
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub mod api;
+mod assets;
+pub mod error;
+pub mod live;
+pub mod referee;
+pub mod store;
+pub mod token;
+pub mod ws;
+
+pub use error::{AppError, ErrorBody};
+pub use live::Hub;
+pub use store::Store;
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Address to listen on.
+    pub addr: SocketAddr,
+    /// Database: a file path or `sqlite:` URL (embedded SQLite), or a `postgres://` URL.
+    pub db: String,
+    /// Largest network lag credited to a move, ms (see [`live::LAG_ALLOWANCE_MS`]).
+    pub lag_allowance_ms: u64,
+    /// Largest request body accepted, bytes.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: "arbiter.db".into(),
+            lag_allowance_ms: live::LAG_ALLOWANCE_MS,
+            max_body_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// Errors that stop the server from starting.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Shared state of the handlers.
+#[derive(Clone)]
+pub struct AppState {
+    /// The live games.
+    pub hub: Arc<Hub>,
+}
+
+/// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
+/// without a socket (`tower::ServiceExt::oneshot`).
+pub fn app(state: AppState, max_body_bytes: usize) -> Router {
+    let api = Router::new()
+        .route("/api/openapi.json", get(api::openapi))
+        .route("/api/games", post(api::create_game).get(api::list_games))
+        .route("/api/games/{id}", get(api::get_game))
+        .route("/api/games/{id}/join", post(api::join_game))
+        .route("/api/games/{id}/pgn", get(api::get_pgn))
+        .route("/api/games/{id}/move", post(api::post_move))
+        .route("/api/games/{id}/draw", post(api::post_draw))
+        .route("/api/games/{id}/resign", post(api::post_resign))
+        .route("/api/games/{id}/abort", post(api::post_abort))
+        .route("/api/games/{id}/adjourn", post(api::post_adjourn))
+        .route("/api/games/{id}/resume", post(api::post_resume))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body_bytes));
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/game/{id}", get(assets::index))
+        .route("/assets/{*path}", get(assets::asset))
+        .merge(api)
+        .fallback(assets::fallback)
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn method_not_allowed() -> AppError {
+    AppError::bad_request("method_not_allowed", "method not allowed on this path")
+}
+
+/// A running server (see [`start`]).
+pub struct Running {
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<Result<(), std::io::Error>>,
+    hub: Arc<Hub>,
+}
+
+impl Running {
+    /// The bound address (useful with port 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The live games.
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    /// Stop accepting, let requests in flight finish, close the database.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        self.hub.shutdown().await;
+        match tokio::time::timeout(Duration::from_secs(10), self.task).await {
+            Ok(Ok(Err(e))) => tracing::warn!(error = %e, "server stopped with an error"),
+            Ok(_) => {}
+            Err(_) => tracing::warn!("connections still open after 10 s; stopping anyway"),
+        }
+        self.hub.store().close().await;
+    }
+
+    /// Wait until the server stops by itself (it does not, except on an I/O error).
+    pub async fn wait(self) -> Result<(), ServerError> {
+        match self.task.await {
+            Ok(r) => r.map_err(ServerError::Io),
+            Err(e) => Err(ServerError::Io(std::io::Error::other(e))),
+        }
+    }
+}
+
+/// Open the database (running migrations), restore running games, bind, and serve in the
+/// background.
+///
+/// # Errors
+/// The database cannot be opened or the address cannot be bound.
+pub async fn start(config: Config) -> Result<Running, ServerError> {
+    let store = Store::connect(&config.db).await?;
+    let hub = Hub::new(store, config.lag_allowance_ms);
+    let restored = hub.restore_running().await?;
+    tracing::info!(restored, backend = ?hub.store().backend(), "database ready");
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .map_err(|source| ServerError::Bind {
+            addr: config.addr,
+            source,
+        })?;
+    let addr = listener.local_addr()?;
+    let (stop, mut stopped) = watch::channel(false);
+    let router = app(AppState { hub: hub.clone() }, config.max_body_bytes);
+    let hub2 = hub.clone();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = stopped.wait_for(|s| *s).await;
+                // WebSockets are long-lived: tell their sessions to close.
+                hub2.close_sockets();
+            })
+            .await
+    });
+    tracing::info!(%addr, "listening");
+    Ok(Running {
+        addr,
+        stop,
+        task,
+        hub,
+    })
+}
+
+/// Initialise `tracing` (RUST_LOG, default `info`) for a binary.
+pub fn init_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,tower_http=warn,sqlx=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false)
+        .try_init();
+}
+
+/// Serve until SIGTERM or Ctrl-C, then shut down gracefully. This is `arbiter serve`.
+///
+/// # Errors
+/// Start-up failures ([`start`]) and I/O errors while serving.
+pub fn run(config: Config) -> Result<(), ServerError> {
+    init_tracing();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let server = start(config).await?;
+        let signal = shutdown_signal();
+        tokio::pin!(signal);
+        let addr = server.addr();
+        eprintln!("arbiter: serving on http://{addr}/ (Ctrl-C or SIGTERM to stop)");
+        tokio::select! {
+            () = &mut signal => {
+                tracing::info!("shutting down");
+                server.shutdown().await;
+                Ok(())
+            }
+        }
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

@@ -1,0 +1,803 @@
+//! Live games: one actor task per game in memory, which owns the game (an
+//! [`arbiter_game`] game behind [`Referee`]), its seats, its numbered event log and its
+//! flag timer. Every action is timestamped by the server when the actor receives it,
+//! applied by the game crate, committed to the database, and only then acknowledged and
+//! broadcast.
+//!
+//! # Time
+//! Each game keeps its own *game time* in milliseconds: it starts at 0 when the game is
+//! created and advances with the server's monotonic clock while the server runs. Every
+//! stored event carries its game time, so replaying the log through the game crate rebuilds
+//! the clocks exactly. After a restart a game's time resumes from its last stored event:
+//! **downtime is not counted** against either player, and neither is the time between the
+//! last acknowledged event and the crash.
+//!
+//! # Lag
+//! A client may report its one-way network lag with a move (`lag_ms`); the server credits at
+//! most [`LAG_ALLOWANCE_MS`] of it (never more than the time the mover used), and waits the
+//! same allowance after a flag would fall before declaring it, so that a credited move in
+//! flight is not lost.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, mpsc, oneshot, watch, OnceCell};
+use tokio::time::Instant;
+
+use crate::api::{
+    Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, Seat, SeatGrant, SeatsTaken,
+};
+use crate::error::{ApiResult, AppError};
+use crate::referee::{Referee, Spec};
+use crate::store::{self, EventRow, GameRow, GameUpdate, Store, StoreError, Write};
+use crate::token;
+use crate::ws::Subscription;
+
+/// Largest network lag credited to one move, and the grace after a flag falls before the
+/// server declares it (ms).
+pub const LAG_ALLOWANCE_MS: u64 = 300;
+
+/// An action of a seat holder.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Play a move.
+    Move(crate::api::MoveRequest),
+    /// Offer, accept, decline or claim a draw.
+    Draw(crate::api::DrawRequest),
+    /// Resign.
+    Resign,
+    /// Abort before both have moved.
+    Abort,
+    /// Seal a move and adjourn.
+    Seal(crate::api::AdjournRequest),
+    /// Resume an adjourned game.
+    Resume,
+}
+
+/// An event as sent to clients (pre-serialised once, shared by every subscriber).
+#[derive(Debug)]
+pub struct WireEvent {
+    /// Event number.
+    pub seq: i64,
+    /// The JSON text of the WebSocket message.
+    pub json: axum::extract::ws::Utf8Bytes,
+}
+
+type Reply<T> = oneshot::Sender<ApiResult<T>>;
+
+enum Cmd {
+    Join(Reply<SeatGrant>),
+    View(Reply<GameView>),
+    Act {
+        token: String,
+        action: Action,
+        view: bool,
+        reply: Reply<(i64, Option<GameView>)>,
+    },
+    Subscribe {
+        since: Option<i64>,
+        reply: Reply<Subscription>,
+    },
+    Since {
+        after: i64,
+        reply: Reply<Vec<Arc<WireEvent>>>,
+    },
+    Pgn(Reply<String>),
+}
+
+#[derive(Clone)]
+struct Handle {
+    tx: mpsc::Sender<Cmd>,
+    gen: u64,
+}
+
+/// The registry of live games.
+pub struct Hub {
+    store: Store,
+    lag_allowance_ms: u64,
+    games: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
+    next_gen: AtomicU64,
+    closing: watch::Sender<bool>,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub")
+            .field("lag_allowance_ms", &self.lag_allowance_ms)
+            .finish()
+    }
+}
+
+fn store_err(e: StoreError) -> AppError {
+    match e {
+        StoreError::WriterGone => AppError::Unavailable("the server is shutting down".into()),
+        other => AppError::Internal(other.to_string()),
+    }
+}
+
+fn random_u64() -> u64 {
+    let mut b = [0u8; 8];
+    getrandom::getrandom(&mut b).expect("OS random source");
+    u64::from_le_bytes(b)
+}
+
+impl Hub {
+    /// A hub over `store`.
+    pub fn new(store: Store, lag_allowance_ms: u64) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            lag_allowance_ms,
+            games: Mutex::new(HashMap::new()),
+            next_gen: AtomicU64::new(1),
+            closing: watch::channel(false).0,
+        })
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// A receiver told when WebSocket sessions must close (shutdown).
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// Ask every WebSocket session to close.
+    pub fn close_sockets(&self) {
+        let _ = self.closing.send(true);
+    }
+
+    /// Stop: close sockets. Game actors stop with the runtime; everything acknowledged is
+    /// already committed.
+    pub async fn shutdown(&self) {
+        self.close_sockets();
+    }
+
+    /// Load every running game so that its clock and flag timer run again after a restart.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn restore_running(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for status in ["playing", "adjourned"] {
+            let rows = self.store.games_with_status(status, i64::MAX).await?;
+            for row in rows {
+                match self.handle(&row.id).await {
+                    Ok(_) => n += 1,
+                    Err(e) => tracing::error!(game = %row.id, error = %e, "cannot restore game"),
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Create a game and take the creator's seat.
+    ///
+    /// # Errors
+    /// A 4xx naming what is wrong with the request (time control, FEN, position number, rules).
+    pub async fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<SeatGrant> {
+        let spec = Spec::from_request(&req, random_u64())?;
+        // Validate everything by building the game once.
+        Referee::new(&spec)?;
+        let seat = match req.color {
+            ColorChoice::White => Seat::White,
+            ColorChoice::Black => Seat::Black,
+            ColorChoice::Random => {
+                if random_u64() & 1 == 0 {
+                    Seat::White
+                } else {
+                    Seat::Black
+                }
+            }
+        };
+        let tok = token::generate();
+        let now = store::now_unix_ms();
+        let id = token::game_id();
+        let hash = Some(token::hash(&tok));
+        let row = GameRow {
+            id: id.clone(),
+            created_at: now,
+            updated_at: now,
+            spec: serde_json::to_string(&spec).map_err(|e| AppError::Internal(e.to_string()))?,
+            time_control: spec.time_control.clone(),
+            variant: spec.variant.as_str().to_owned(),
+            white_hash: if seat == Seat::White {
+                hash.clone()
+            } else {
+                None
+            },
+            black_hash: if seat == Seat::Black { hash } else { None },
+            status: "waiting".into(),
+            result: None,
+            termination: None,
+            last_seq: 0,
+        };
+        self.store
+            .write(Write::Create(row))
+            .await
+            .map_err(store_err)?;
+        Ok(SeatGrant {
+            id,
+            seat,
+            token: tok,
+        })
+    }
+
+    async fn handle(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
+        let cell = {
+            let mut games = self.games.lock().expect("hub lock");
+            games.entry(id.to_owned()).or_default().clone()
+        };
+        let r = cell
+            .get_or_try_init(|| async {
+                let gen = self.next_gen.fetch_add(1, Ordering::Relaxed);
+                let actor = GameActor::load(self.clone(), id, gen).await?;
+                let (tx, rx) = mpsc::channel(256);
+                tokio::spawn(actor.run(rx));
+                Ok::<_, AppError>(Handle { tx, gen })
+            })
+            .await
+            .cloned();
+        if r.is_err() {
+            // Do not cache a failure (unknown game, database down).
+            let mut games = self.games.lock().expect("hub lock");
+            if games.get(id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                games.remove(id);
+            }
+        }
+        r
+    }
+
+    fn forget(&self, id: &str, gen: u64) {
+        let mut games = self.games.lock().expect("hub lock");
+        if games
+            .get(id)
+            .and_then(|c| c.get())
+            .is_some_and(|h| h.gen == gen)
+        {
+            games.remove(id);
+        }
+    }
+
+    async fn call<T>(self: &Arc<Self>, id: &str, make: impl Fn(Reply<T>) -> Cmd) -> ApiResult<T> {
+        // An actor that has just unloaded itself: reload once.
+        for _ in 0..2 {
+            let h = self.handle(id).await?;
+            let (tx, rx) = oneshot::channel();
+            if h.tx.send(make(tx)).await.is_err() {
+                self.forget(id, h.gen);
+                continue;
+            }
+            match rx.await {
+                Ok(r) => return r,
+                Err(_) => {
+                    self.forget(id, h.gen);
+                    continue;
+                }
+            }
+        }
+        Err(AppError::Unavailable(
+            "the game is being reloaded; retry".into(),
+        ))
+    }
+
+    /// Take the free seat; the game starts (Art. 6.6).
+    ///
+    /// # Errors
+    /// 404 unknown game, 409 both seats taken.
+    pub async fn join(self: &Arc<Self>, id: &str) -> ApiResult<SeatGrant> {
+        self.call(id, Cmd::Join).await
+    }
+
+    /// The whole state of a game, clocks as of now.
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn view(self: &Arc<Self>, id: &str) -> ApiResult<GameView> {
+        self.call(id, Cmd::View).await
+    }
+
+    /// The game in PGN.
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn pgn(self: &Arc<Self>, id: &str) -> ApiResult<String> {
+        self.call(id, Cmd::Pgn).await
+    }
+
+    /// Perform `action` for the seat holding `token`; returns the event number and the state.
+    ///
+    /// # Errors
+    /// 401 bad token, 404 unknown game, 409 out of turn / finished / not started, 422 illegal.
+    pub async fn act(self: &Arc<Self>, id: &str, token: &str, action: Action) -> ApiResult<Ack> {
+        let (seq, game) = self
+            .call(id, |reply| Cmd::Act {
+                token: token.to_owned(),
+                action: action.clone(),
+                view: true,
+                reply,
+            })
+            .await?;
+        let game = game.ok_or_else(|| AppError::Internal("no view".into()))?;
+        Ok(Ack { seq, game })
+    }
+
+    /// As [`Hub::act`], returning only the event number (the WebSocket path).
+    ///
+    /// # Errors
+    /// As [`Hub::act`].
+    pub async fn act_quiet(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        action: Action,
+    ) -> ApiResult<i64> {
+        self.call(id, |reply| Cmd::Act {
+            token: token.to_owned(),
+            action: action.clone(),
+            view: false,
+            reply,
+        })
+        .await
+        .map(|(seq, _)| seq)
+    }
+
+    /// Subscribe to a game's events after `since` (or a state snapshot if `None`).
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn subscribe(
+        self: &Arc<Self>,
+        id: &str,
+        since: Option<i64>,
+    ) -> ApiResult<Subscription> {
+        self.call(id, |reply| Cmd::Subscribe { since, reply }).await
+    }
+
+    /// Events after `after` (a lagging subscriber catching up).
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn events_since(
+        self: &Arc<Self>,
+        id: &str,
+        after: i64,
+    ) -> ApiResult<Vec<Arc<WireEvent>>> {
+        self.call(id, |reply| Cmd::Since { after, reply }).await
+    }
+
+    /// Open and running games.
+    ///
+    /// # Errors
+    /// Database errors (500).
+    pub async fn lobby(&self) -> ApiResult<Lobby> {
+        let summary = |r: GameRow| GameSummary {
+            open_seat: match (&r.white_hash, &r.black_hash) {
+                (None, Some(_)) => Some(Seat::White),
+                (Some(_), None) => Some(Seat::Black),
+                _ => None,
+            },
+            id: r.id,
+            status: r.status,
+            time_control: r.time_control,
+            variant: r.variant,
+            created_at: r.created_at,
+        };
+        let open = self
+            .store
+            .games_with_status("waiting", 100)
+            .await
+            .map_err(store_err)?;
+        let playing = self
+            .store
+            .games_with_status("playing", 100)
+            .await
+            .map_err(store_err)?;
+        Ok(Lobby {
+            open: open.into_iter().map(summary).collect(),
+            playing: playing.into_iter().map(summary).collect(),
+        })
+    }
+}
+
+/// The actor of one game.
+struct GameActor {
+    hub: Arc<Hub>,
+    id: String,
+    gen: u64,
+    created_at: i64,
+    spec: Spec,
+    referee: Referee,
+    white_hash: Option<String>,
+    black_hash: Option<String>,
+    log: Vec<Arc<WireEvent>>,
+    events: broadcast::Sender<Arc<WireEvent>>,
+    /// Game time at `base`.
+    base_t: u64,
+    base: Instant,
+}
+
+impl GameActor {
+    async fn load(hub: Arc<Hub>, id: &str, gen: u64) -> ApiResult<Self> {
+        let row = hub
+            .store
+            .game(id)
+            .await
+            .map_err(store_err)?
+            .ok_or_else(|| AppError::game_not_found(id))?;
+        let spec: Spec = serde_json::from_str(&row.spec)
+            .map_err(|e| AppError::Internal(format!("game {id}: bad spec: {e}")))?;
+        let mut referee = Referee::new(&spec)?;
+        let rows = hub.store.events(id, 0).await.map_err(store_err)?;
+        let mut log = Vec::with_capacity(rows.len());
+        let mut base_t = 0;
+        for (i, ev) in rows.iter().enumerate() {
+            if ev.seq != i as i64 + 1 {
+                return Err(AppError::Internal(format!(
+                    "game {id}: event {} missing",
+                    i + 1
+                )));
+            }
+            let data: Value = serde_json::from_str(&ev.data)
+                .map_err(|e| AppError::Internal(format!("game {id}: bad event {}: {e}", ev.seq)))?;
+            let timed = data.get("timed").cloned().unwrap_or(Value::Null);
+            referee.replay(timed).map_err(|e| {
+                AppError::Internal(format!("game {id}: replay of event {}: {e}", ev.seq))
+            })?;
+            base_t = u64::try_from(ev.t_ms).unwrap_or(0);
+            let wire = data.get("wire").map(Value::to_string).unwrap_or_default();
+            log.push(Arc::new(WireEvent {
+                seq: ev.seq,
+                json: wire.into(),
+            }));
+        }
+        let (events, _) = broadcast::channel(64);
+        Ok(Self {
+            hub,
+            id: id.to_owned(),
+            gen,
+            created_at: row.created_at,
+            spec,
+            referee,
+            white_hash: row.white_hash,
+            black_hash: row.black_hash,
+            log,
+            events,
+            base_t,
+            base: Instant::now(),
+        })
+    }
+
+    fn now_t(&self) -> u64 {
+        self.base_t + u64::try_from(self.base.elapsed().as_millis()).unwrap_or(u64::MAX / 2)
+    }
+
+    fn instant_of(&self, t: u64) -> Instant {
+        self.base + Duration::from_millis(t.saturating_sub(self.base_t))
+    }
+
+    fn last_seq(&self) -> i64 {
+        self.log.last().map_or(0, |e| e.seq)
+    }
+
+    fn status(&self) -> &'static str {
+        if self.referee.is_over() {
+            "finished"
+        } else if self.referee.is_adjourned() {
+            "adjourned"
+        } else if self.white_hash.is_some() && self.black_hash.is_some() {
+            "playing"
+        } else {
+            "waiting"
+        }
+    }
+
+    fn view(&self) -> GameView {
+        let t = self.now_t();
+        let r = &self.referee;
+        GameView {
+            id: self.id.clone(),
+            status: self.status().to_owned(),
+            variant: self.spec.variant,
+            time_control: self.spec.time_control.clone(),
+            rules: self.spec.rules.clone(),
+            initial_fen: r.initial_fen(),
+            fen: r.fen(),
+            moves: r.moves(),
+            clocks: r.clocks(t),
+            turn: r.turn(),
+            result: r.result(),
+            termination: r.termination(),
+            draw_offer: r.draw_offer(),
+            claimable: r.claimable(),
+            seats: SeatsTaken {
+                white: self.white_hash.is_some(),
+                black: self.black_hash.is_some(),
+            },
+            last_seq: self.last_seq(),
+        }
+    }
+
+    fn seat_of(&self, tok: &str) -> Option<Seat> {
+        if self
+            .white_hash
+            .as_deref()
+            .is_some_and(|h| token::verify(tok, h))
+        {
+            Some(Seat::White)
+        } else if self
+            .black_hash
+            .as_deref()
+            .is_some_and(|h| token::verify(tok, h))
+        {
+            Some(Seat::Black)
+        } else {
+            None
+        }
+    }
+
+    /// When the flag timer must look at the clocks next (an instant), if a clock runs.
+    fn flag_alarm(&self) -> Option<Instant> {
+        if self.status() != "playing" {
+            return None;
+        }
+        let deadline = self.referee.flag_deadline()?;
+        Some(self.instant_of(deadline + self.hub.lag_allowance_ms))
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        const IDLE: Duration = Duration::from_secs(600);
+        loop {
+            let alarm = self.flag_alarm();
+            let idle = Instant::now() + IDLE;
+            let cmd = tokio::select! {
+                c = rx.recv() => c,
+                () = tokio::time::sleep_until(alarm.unwrap_or(idle)) => {
+                    if alarm.is_some() {
+                        self.check_flag().await;
+                        continue;
+                    }
+                    // Idle: unload a game nobody is playing or watching.
+                    if self.status() != "playing" && self.events.receiver_count() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let Some(cmd) = cmd else { break };
+            match cmd {
+                Cmd::Join(reply) => {
+                    let r = self.join().await;
+                    let _ = reply.send(r);
+                }
+                Cmd::View(reply) => {
+                    let _ = reply.send(Ok(self.view()));
+                }
+                Cmd::Pgn(reply) => {
+                    let _ = reply.send(Ok(self.referee.pgn(&self.id, &self.spec, self.created_at)));
+                }
+                Cmd::Act {
+                    token,
+                    action,
+                    view,
+                    reply,
+                } => {
+                    let r = self.act(&token, action).await;
+                    let _ = reply.send(r.map(|seq| (seq, view.then(|| self.view()))));
+                }
+                Cmd::Subscribe { since, reply } => {
+                    let rx = self.events.subscribe();
+                    let sub = match since {
+                        None => Subscription {
+                            state: serde_json::to_value(self.view()).ok(),
+                            backlog: Vec::new(),
+                            rx,
+                            last_seq: self.last_seq(),
+                        },
+                        Some(n) => Subscription {
+                            state: None,
+                            backlog: self.since(n),
+                            rx,
+                            last_seq: self.last_seq(),
+                        },
+                    };
+                    let _ = reply.send(Ok(sub));
+                }
+                Cmd::Since { after, reply } => {
+                    let _ = reply.send(Ok(self.since(after)));
+                }
+            }
+        }
+        self.hub.forget(&self.id, self.gen);
+    }
+
+    fn since(&self, after: i64) -> Vec<Arc<WireEvent>> {
+        let start = usize::try_from(after.max(0))
+            .unwrap_or(usize::MAX)
+            .min(self.log.len());
+        self.log[start..].to_vec()
+    }
+
+    async fn join(&mut self) -> ApiResult<SeatGrant> {
+        let seat = match (&self.white_hash, &self.black_hash) {
+            (None, _) => Seat::White,
+            (_, None) => Seat::Black,
+            _ => return Err(AppError::conflict("seats_taken", "both seats are taken")),
+        };
+        let tok = token::generate();
+        let hash = token::hash(&tok);
+        let t = self.now_t();
+        let backup = self.referee.clone();
+        let n0 = self.referee.event_count();
+        let ply0 = self.referee.ply();
+        // Art. 6.6: the game starts when the second seat is taken; the clock of the side to
+        // move starts now.
+        self.referee.start(t)?;
+        let (white_hash, black_hash) = match seat {
+            Seat::White => (Some(hash.clone()), None),
+            Seat::Black => (None, Some(hash.clone())),
+        };
+        match seat {
+            Seat::White => self.white_hash = Some(hash),
+            Seat::Black => self.black_hash = Some(hash),
+        }
+        if let Err(e) = self.commit(n0, ply0, white_hash, black_hash).await {
+            self.referee = backup;
+            match seat {
+                Seat::White => self.white_hash = None,
+                Seat::Black => self.black_hash = None,
+            }
+            return Err(e);
+        }
+        Ok(SeatGrant {
+            id: self.id.clone(),
+            seat,
+            token: tok,
+        })
+    }
+
+    async fn act(&mut self, tok: &str, action: Action) -> ApiResult<i64> {
+        let seat = self.seat_of(tok).ok_or_else(|| {
+            AppError::Unauthorized("this token holds no seat in this game".into())
+        })?;
+        if !self.referee.is_started() {
+            return Err(AppError::conflict(
+                "not_started",
+                "the game has not started: a seat is still free",
+            ));
+        }
+        let t = self.now_t();
+        let backup = self.referee.clone();
+        let n0 = self.referee.event_count();
+        let ply0 = self.referee.ply();
+        let r = self.referee.act(seat, action, t, self.hub.lag_allowance_ms);
+        // A refused action changes nothing, except that the game may have found the mover's
+        // flag fallen first (Art. 6.8): that event is stored like any other.
+        if self.referee.event_count() > n0 {
+            if let Err(e) = self.commit(n0, ply0, None, None).await {
+                self.referee = backup;
+                return Err(e);
+            }
+        }
+        match r {
+            Ok(()) => Ok(self.last_seq()),
+            Err(e)
+                if e.code() == "game_over"
+                    && self
+                        .referee
+                        .termination()
+                        .as_deref()
+                        .is_some_and(|t| t.starts_with("timeout")) =>
+            {
+                Err(AppError::conflict(
+                    "game_over",
+                    format!(
+                        "the game is over: {}",
+                        self.referee.termination().unwrap_or_default()
+                    ),
+                ))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn check_flag(&mut self) {
+        let t = self.now_t();
+        let backup = self.referee.clone();
+        let n0 = self.referee.event_count();
+        let ply0 = self.referee.ply();
+        if self.referee.check_flag(t) {
+            if let Err(e) = self.commit(n0, ply0, None, None).await {
+                tracing::error!(game = %self.id, error = %e, "cannot store a flag fall");
+                self.referee = backup;
+                // Try again a little later rather than spinning.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        } else {
+            // Not fallen yet; the next alarm is recomputed.
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// The public JSON of the game event `ev` (number `seq`), with the state after it.
+    fn wire(&self, seq: i64, ev: &arbiter_game::TimedEvent, ply0: usize) -> Value {
+        let (kind, fields) = Referee::describe(ev);
+        let mut data = json!({
+            "type": "event",
+            "seq": seq,
+            "kind": kind,
+            "t_ms": ev.at,
+            "status": self.status(),
+            "turn": self.referee.turn(),
+            "clocks": self.referee.clocks(ev.at),
+            "draw_offer": self.referee.draw_offer(),
+            "result": self.referee.result(),
+            "termination": self.referee.termination(),
+            "ply": self.referee.ply(),
+        });
+        if self.referee.ply() > ply0 {
+            data["move"] = serde_json::to_value(self.referee.move_at(self.referee.ply() - 1))
+                .unwrap_or(Value::Null);
+            data["fen"] = Value::String(self.referee.fen());
+        }
+        if let (Value::Object(d), Value::Object(x)) = (&mut data, fields) {
+            d.extend(x);
+        }
+        data
+    }
+
+    /// Store the game events from index `n0` (just applied), then publish them.
+    async fn commit(
+        &mut self,
+        n0: usize,
+        ply0: usize,
+        white_hash: Option<String>,
+        black_hash: Option<String>,
+    ) -> ApiResult<i64> {
+        let first = self.last_seq() + 1;
+        let now = store::now_unix_ms();
+        let mut rows = Vec::new();
+        let mut wires = Vec::new();
+        for (i, ev) in self.referee.events_from(n0).iter().enumerate() {
+            let seq = first + i as i64;
+            let wire_v = self.wire(seq, ev, ply0);
+            let wire = wire_v.to_string();
+            let (kind, _) = Referee::describe(ev);
+            let timed = serde_json::to_value(ev).map_err(|e| AppError::Internal(e.to_string()))?;
+            let data = json!({"timed": timed, "wire": wire_v});
+            rows.push(EventRow {
+                game_id: self.id.clone(),
+                seq,
+                kind: kind.to_owned(),
+                t_ms: i64::try_from(ev.at).unwrap_or(i64::MAX),
+                data: data.to_string(),
+                created_at: now,
+            });
+            wires.push(Arc::new(WireEvent {
+                seq,
+                json: wire.into(),
+            }));
+        }
+        let update = GameUpdate {
+            status: self.status().to_owned(),
+            result: self.referee.result(),
+            termination: self.referee.termination(),
+            white_hash,
+            black_hash,
+        };
+        self.hub
+            .store
+            .write(Write::Append(rows, update))
+            .await
+            .map_err(store_err)?;
+        for ev in wires {
+            self.log.push(ev.clone());
+            let _ = self.events.send(ev);
+        }
+        Ok(self.last_seq())
+    }
+}

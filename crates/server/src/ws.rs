@@ -1,0 +1,283 @@
+//! `GET /api/games/{id}/ws`: a WebSocket of numbered events, for players and spectators.
+//!
+//! Server → client (text frames, JSON):
+//! - `{"type":"state","game":GameView}` first, unless the client sent `?since=N`;
+//! - `{"type":"event","seq":n,"kind":…,…}` for every event after the state (or after `N`),
+//!   in order, without gaps: a client that reconnects with `?since=N` receives what it missed;
+//! - `{"type":"ack","id":…,"seq":n}` / `{"type":"error","id":…,"error":code,"message":…}`
+//!   answering a client's action; `{"type":"pong"}`.
+//!
+//! Client → server: `{"type":"move","move":"e4","offer_draw"?,"ply"?,"lag_ms"?,"id"?}`,
+//! `{"type":"draw","action":"offer"|"accept"|"decline"|"claim","move"?}`, `{"type":"resign"}`,
+//! `{"type":"abort"}`, `{"type":"adjourn","move":…}`, `{"type":"resume"}`,
+//! `{"type":"auth","token":…}`, `{"type":"ping"}`. The seat token comes from `?token=`, an
+//! `Authorization: Bearer` header, or an `auth` message. Actions follow the same validation and
+//! acknowledgement rules as over HTTP: an `ack` is sent only after the event is committed.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::api::{AdjournRequest, DrawAction, DrawRequest, GameId, MoveRequest, WsQuery};
+use crate::error::{ApiResult, AppError};
+use crate::live::{Action, WireEvent};
+use crate::AppState;
+
+/// Largest client frame accepted.
+const MAX_FRAME: usize = 16 * 1024;
+
+/// The upgrade handler.
+pub async fn upgrade(
+    State(s): State<AppState>,
+    GameId(id): GameId,
+    query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let Query(q) = query?;
+    if q.since.is_some_and(|n| n < 0) {
+        return Err(AppError::bad_request("bad_query", "since must be ≥ 0"));
+    }
+    // Subscribe before upgrading so an unknown game is a plain 404.
+    let sub = s.hub.subscribe(&id, q.since).await?;
+    let token = q.token.or_else(|| {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(|t| t.trim().to_owned())
+    });
+    Ok(ws
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| session(socket, s, id, token, sub)))
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMsg {
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default)]
+        offer_draw: bool,
+        #[serde(default)]
+        ply: Option<u32>,
+        #[serde(default)]
+        lag_ms: Option<u32>,
+        #[serde(default)]
+        id: Option<Value>,
+    },
+    Draw {
+        action: DrawAction,
+        #[serde(default, rename = "move")]
+        mv: Option<String>,
+        #[serde(default)]
+        id: Option<Value>,
+    },
+    Resign {
+        #[serde(default)]
+        id: Option<Value>,
+    },
+    Abort {
+        #[serde(default)]
+        id: Option<Value>,
+    },
+    Adjourn {
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default)]
+        id: Option<Value>,
+    },
+    Resume {
+        #[serde(default)]
+        id: Option<Value>,
+    },
+    Auth {
+        token: String,
+    },
+    Ping,
+}
+
+fn error_msg(id: Option<Value>, e: &AppError) -> String {
+    let b = e.body();
+    json!({"type": "error", "id": id, "error": b.error, "message": b.message}).to_string()
+}
+
+/// What a subscriber receives on connecting.
+pub struct Subscription {
+    /// The state, sent first when the client gave no `since`.
+    pub state: Option<Value>,
+    /// Events the client has not seen yet.
+    pub backlog: Vec<Arc<WireEvent>>,
+    /// Live events after the backlog.
+    pub rx: broadcast::Receiver<Arc<WireEvent>>,
+    /// Number of the last event in `state`/`backlog`.
+    pub last_seq: i64,
+}
+
+async fn session(
+    socket: WebSocket,
+    s: AppState,
+    id: String,
+    mut token: Option<String>,
+    sub: Subscription,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let (out_tx, mut out_rx) = mpsc::channel::<Utf8Bytes>(64);
+    let mut closing = s.hub.closing();
+    let Subscription {
+        state,
+        backlog,
+        mut rx,
+        mut last_seq,
+    } = sub;
+
+    // Writer: the first state/backlog, then live events and replies, in order, without gaps.
+    let hub = s.hub.clone();
+    let game_id = id.clone();
+    let mut writer = tokio::spawn(async move {
+        if let Some(state) = state {
+            let msg = json!({"type": "state", "game": state}).to_string();
+            if sink.send(Message::Text(msg.into())).await.is_err() {
+                return;
+            }
+        }
+        for ev in backlog {
+            if sink.send(Message::Text(ev.json.clone())).await.is_err() {
+                return;
+            }
+        }
+        loop {
+            tokio::select! {
+                ev = rx.recv() => match ev {
+                    Ok(ev) => {
+                        if ev.seq <= last_seq {
+                            continue;
+                        }
+                        last_seq = ev.seq;
+                        if sink.send(Message::Text(ev.json.clone())).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // A slow reader: fetch what it missed from the game itself.
+                        let Ok(missed) = hub.events_since(&game_id, last_seq).await else { return };
+                        for ev in missed {
+                            last_seq = ev.seq;
+                            if sink.send(Message::Text(ev.json.clone())).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => {
+                        // The game was unloaded (finished, idle) or the server is stopping.
+                        let _ = sink.send(Message::Close(None)).await;
+                        return;
+                    }
+                },
+                out = out_rx.recv() => match out {
+                    Some(text) => {
+                        if sink.send(Message::Text(text)).await.is_err() {
+                            return;
+                        }
+                    }
+                    None => {
+                        let _ = sink.send(Message::Close(None)).await;
+                        return;
+                    }
+                },
+            }
+        }
+    });
+
+    // Reader: client actions, answered through the writer.
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            _ = closing.changed() => None,
+            _ = &mut writer => { return; }
+        };
+        let Some(Ok(msg)) = msg else { break };
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Binary(_) => {
+                let e = AppError::bad_request("bad_frame", "send JSON text frames");
+                if out_tx.send(error_msg(None, &e).into()).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let parsed: Result<ClientMsg, _> = serde_json::from_str(text.as_str());
+        let (action, req_id) = match parsed {
+            Err(e) => {
+                let e = AppError::bad_request("malformed_message", e.to_string());
+                if out_tx.send(error_msg(None, &e).into()).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            Ok(ClientMsg::Ping) => {
+                if out_tx
+                    .send(Utf8Bytes::from_static("{\"type\":\"pong\"}"))
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+                continue;
+            }
+            Ok(ClientMsg::Auth { token: t }) => {
+                token = Some(t);
+                continue;
+            }
+            Ok(ClientMsg::Move {
+                mv,
+                offer_draw,
+                ply,
+                lag_ms,
+                id,
+            }) => (
+                Action::Move(MoveRequest {
+                    mv,
+                    offer_draw,
+                    ply,
+                    lag_ms,
+                }),
+                id,
+            ),
+            Ok(ClientMsg::Draw { action, mv, id }) => {
+                (Action::Draw(DrawRequest { action, mv }), id)
+            }
+            Ok(ClientMsg::Resign { id }) => (Action::Resign, id),
+            Ok(ClientMsg::Abort { id }) => (Action::Abort, id),
+            Ok(ClientMsg::Adjourn { mv, id }) => (Action::Seal(AdjournRequest { mv }), id),
+            Ok(ClientMsg::Resume { id }) => (Action::Resume, id),
+        };
+        let reply = match &token {
+            None => error_msg(
+                req_id,
+                &AppError::Unauthorized("send a seat token first".into()),
+            ),
+            Some(t) => match s.hub.act_quiet(&id, t, action).await {
+                Ok(seq) => json!({"type": "ack", "id": req_id, "seq": seq}).to_string(),
+                Err(e) => error_msg(req_id, &e),
+            },
+        };
+        if out_tx.send(reply.into()).await.is_err() {
+            break;
+        }
+    }
+    drop(out_tx);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+}
