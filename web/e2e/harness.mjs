@@ -24,32 +24,45 @@ export async function startServer() {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const addr = `127.0.0.1:${port}`;
-  const proc = spawn(arbiterBin(), ['serve', '--addr', addr, '--db', join(dir, 'e2e.db')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
-  });
-  let log = '';
-  proc.stdout.on('data', (d) => (log += d));
-  proc.stderr.on('data', (d) => (log += d));
   const base = `http://${addr}`;
-  const deadline = Date.now() + 20000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`arbiter serve exited: ${log}`);
-    try {
-      const r = await fetch(`${base}/api/games`);
-      if (r.ok) break;
-    } catch {
-      /* not yet */
+  let log = '';
+  let proc;
+  const spawnServer = async () => {
+    proc = spawn(arbiterBin(), ['serve', '--addr', addr, '--db', join(dir, 'e2e.db')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    });
+    proc.stdout.on('data', (d) => (log += d));
+    proc.stderr.on('data', (d) => (log += d));
+    const deadline = Date.now() + 20000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`arbiter serve exited: ${log}`);
+      try {
+        const r = await fetch(`${base}/api/games`);
+        if (r.ok) return;
+      } catch {
+        /* not yet */
+      }
+      if (Date.now() > deadline) throw new Error(`arbiter serve did not start: ${log}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) throw new Error(`arbiter serve did not start: ${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  const kill = async (signal) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill(signal);
+    await new Promise((r) => proc.once('exit', r));
+  };
+  await spawnServer();
   return {
     base,
     log: () => log,
+    /** Kills the server (as a crash would) and starts it again on the same database. */
+    async restart() {
+      await kill('SIGKILL');
+      await spawnServer();
+    },
     async stop() {
-      proc.kill('SIGTERM');
-      await new Promise((r) => (proc.exitCode !== null ? r() : proc.once('exit', r)));
+      await kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -67,6 +80,10 @@ export async function startBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Several people share one browser here: keep pages that are not in front drawing.
+      '--disable-renderer-backgrounding',
+      '--disable-background-timer-throttling',
+      '--disable-backgrounding-occluded-windows',
     ],
   });
 }

@@ -80,17 +80,22 @@ test('two players play a game to mate in the browser while a third watches', asy
   await A.locator('cg-board').waitFor();
   const { clickSquare } = await import('./harness.mjs');
   await clickSquare(A, 'f2');
-  const hints = await A.locator('cg-board square.move-dest').count();
-  assert.equal(hints, 2, 'f2 pawn has two destinations');
+  // The board redraws on the next animation frame.
+  await waitFor(async () => (await A.locator('cg-board square.move-dest').count()) === 2, 'f2 pawn shows two destinations');
+  assert.deepEqual(
+    await A.locator('cg-board square.move-dest').evaluateAll((els) => els.map((e) => e.cgKey).sort()),
+    ['f3', 'f4'],
+  );
   await clickSquare(A, 'f3');
   await waitFor(async () => (await moveList(B)).join(' ') === 'f3', 'f3 on B');
+  await waitFor(async () => (await moveList(A)).join(' ') === 'f3', 'f3 confirmed on A');
 
   // Art. 5.2.3: no draw offer before both players have moved.
   assert.equal(await A.locator('[data-testid=offer-draw]').count(), 0, 'no offer before both moved');
 
   // A premove: White clicks g2-g4 while Black is thinking; it is played when e5 arrives.
   await clickMove(A, 'g2g4');
-  assert.equal(await A.locator('cg-board square.current-premove').count(), 2, 'premove shown');
+  await waitFor(async () => (await A.locator('cg-board square.current-premove').count()) === 2, 'premove shown');
   assert.equal((await moveList(A)).length, 1, 'a premove is not sent before its turn');
   await clickMove(B, 'e7e5');
   await waitFor(async () => (await moveList(B)).join(' ') === 'f3 e5 g4', 'premove played');

@@ -62,6 +62,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   let lowWarned = false;
   let stream: GameStream | null = null;
   let turnStartedAt = performance.now();
+  let lastBoardKey = '';
 
   // ---- Layout ----
   const boardEl = h('div', { class: 'cg-wrap', 'data-testid': 'board' });
@@ -229,8 +230,10 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       turnColor: after.turn,
       lastMove: [uci.slice(0, 2), uci.slice(2, 4)] as Key[],
       check: after.isCheck() ? after.turn : false,
-      movable: { color: undefined, dests: new Map() },
+      // Still the player's pieces: a premove can be set while the server confirms.
+      movable: { color: pos.turn, dests: new Map() },
     });
+    lastBoardKey = '';
     const offer = offerWithMove;
     offerWithMove = false;
     const g = grant;
@@ -247,7 +250,10 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     if (isPromotion(pos, orig, dest)) {
       choosePromotion(pos.turn, (role) => {
         if (role) sendMove({ from, to, promotion: role });
-        else render();
+        else {
+          lastBoardKey = '';
+          render();
+        }
       });
       return;
     }
@@ -332,19 +338,25 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const last = s.moves[s.moves.length - 1];
     const lastMove = last ? ([last.uci.slice(0, 2), last.uci.slice(2, 4)] as Key[]) : undefined;
     const canMove = playing() && me !== null;
-    cg.set({
-      fen: s.fen,
-      orientation,
-      turnColor: s.turn,
-      lastMove,
-      check: pos && pos.isCheck() ? s.turn : false,
-      movable: {
-        color: canMove ? me : undefined,
-        dests: canMove && s.turn === me && pos ? (legalDests(pos, chess960()) as Map<Key, Key[]>) : new Map(),
-        rookCastle: !chess960(),
-      },
-      premovable: { enabled: canMove },
-    });
+    // Touch the board only when what it shows changes: a redundant update in the middle of a
+    // click or drag would lose the player's selection or premove.
+    const boardKey = [s.fen, orientation, s.turn, lastMove?.join(''), canMove ? me : '-', s.status, chess960()].join('|');
+    if (boardKey !== lastBoardKey) {
+      lastBoardKey = boardKey;
+      cg.set({
+        fen: s.fen,
+        orientation,
+        turnColor: s.turn,
+        lastMove,
+        check: pos && pos.isCheck() ? s.turn : false,
+        movable: {
+          color: canMove ? me : undefined,
+          dests: canMove && s.turn === me && pos ? (legalDests(pos, chess960()) as Map<Key, Key[]>) : new Map(),
+          rookCastle: !chess960(),
+        },
+        premovable: { enabled: canMove },
+      });
+    }
     if (!canMove) cg.cancelPremove();
 
     // Players and clocks: the bottom is the side the board is seen from.
@@ -454,6 +466,19 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     renderClaims();
     renderMoves();
     renderControls();
+    syncBounds();
+  }
+
+  // chessground caches where the board is; if the page moved it (a clock appearing above it,
+  // a banner), clicks would land on the wrong squares until the cache is cleared.
+  function syncBounds(): void {
+    const el = boardEl.querySelector('cg-board');
+    if (!el) return;
+    const now = el.getBoundingClientRect();
+    const cached = cg.state.dom.bounds();
+    if (Math.abs(now.top - cached.top) > 0.5 || Math.abs(now.left - cached.left) > 0.5 || Math.abs(now.width - cached.width) > 0.5) {
+      cg.state.dom.bounds.clear();
+    }
   }
 
   function renderClaims(): void {
@@ -703,7 +728,10 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       }
     }
   }
-  const clockTimer = window.setInterval(tickClocks, 100);
+  const clockTimer = window.setInterval(() => {
+    tickClocks();
+    syncBounds();
+  }, 100);
 
   // ---- Keyboard play and reading on demand (Appendix D) ----
   moveForm.addEventListener('submit', (e) => {
