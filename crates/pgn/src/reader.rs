@@ -71,6 +71,11 @@ pub trait Visitor {
     fn comment(&mut self, text: &str) {
         let _ = text;
     }
+    /// Whether [`Visitor::tag`] wants to be called (the reader reads `FEN` and `Variant`
+    /// itself either way).
+    fn wants_tags(&self) -> bool {
+        true
+    }
     /// Whether [`Visitor::comment`] wants to be called. A visitor that ignores comments says
     /// `false`, and the reader then only steps over them (faster on files with a clock comment
     /// on every move).
@@ -122,28 +127,36 @@ pub struct Reader<R> {
     line_start: u64,
     games: u64,
     scratch: Vec<u8>,
+    tag_value: Vec<u8>,
     stack: Vec<Frame>,
+    /// The standard starting position, made once (Art. 2.1).
+    standard: Position,
 }
 
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
 }
 
-/// Bytes that end a movetext token.
-static DELIM: [bool; 256] = {
-    let mut t = [false; 256];
-    let list = b" \t\r\n\x0b\x0c{}();$[]";
-    let mut i = 0;
-    while i < list.len() {
-        t[list[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
+/// Bytes below 64 that end a movetext token: whitespace, `$`, `(`, `)`, `;`.
+const DELIM_LO: u64 = (1 << b' ')
+    | (1 << b'\t')
+    | (1 << b'\n')
+    | (1 << b'\r')
+    | (1 << 0x0b)
+    | (1 << 0x0c)
+    | (1 << b'$')
+    | (1 << b'(')
+    | (1 << b')')
+    | (1 << b';');
+/// Bytes 64..128 that end a movetext token: `[`, `]`, `{`, `}`.
+const DELIM_HI: u64 =
+    (1 << (b'[' - 64)) | (1 << (b']' - 64)) | (1 << (b'{' - 64)) | (1 << (b'}' - 64));
 
+/// Whether `b` ends a movetext token (branch-free: this runs for every byte of every move).
 #[inline]
 fn is_delim(b: u8) -> bool {
-    DELIM[usize::from(b)]
+    let mask = if b < 64 { DELIM_LO } else { DELIM_HI };
+    b < 128 && (mask >> (b & 63)) & 1 != 0
 }
 
 /// UTF-8 if it is, Latin-1 otherwise (never fails: real files mix encodings).
@@ -168,7 +181,9 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             games: 0,
             scratch: Vec::new(),
+            tag_value: Vec::new(),
             stack: Vec::new(),
+            standard: Position::new(),
         }
     }
 
@@ -340,24 +355,34 @@ impl<R: Read> Reader<R> {
             tags_seen = true;
             newlines = 0;
             let loc = self.location();
-            self.read_line_into_scratch(true, MAX_TAG_LINE)?;
-            let line = std::mem::take(&mut self.scratch);
-            parse_tag_line(&line, |name, value| {
-                let name = decode(name);
-                let value = decode(value);
-                if name == "FEN" {
-                    fen = Some((value.clone().into_owned(), loc));
-                } else if name == "Variant" {
-                    variant = Some((value.clone().into_owned(), loc));
+            let wants_tags = v.wants_tags();
+            let mut on_tag = |name: &[u8], value: &[u8]| {
+                if name == b"FEN" {
+                    fen = Some((decode(value).into_owned(), loc));
+                } else if name == b"Variant" {
+                    variant = Some((decode(value).into_owned(), loc));
                 }
-                v.tag(&name, &value);
-            });
-            self.scratch = line;
+                if wants_tags {
+                    v.tag(&decode(name), &decode(value));
+                }
+            };
+            let avail = &self.buf[self.pos..self.end];
+            match memchr::memchr(b'\n', avail) {
+                // The whole line is in the buffer: parse it in place.
+                Some(i) => {
+                    parse_tag_line(&avail[..i], &mut self.tag_value, &mut on_tag);
+                    self.pos += i;
+                }
+                _ => {
+                    self.read_line_into_scratch(true, MAX_TAG_LINE)?;
+                    parse_tag_line(&self.scratch, &mut self.tag_value, &mut on_tag);
+                }
+            }
         }
 
         // Starting position.
         let mut skipping = false;
-        let mut start = Position::new();
+        let mut start = self.standard;
         if let Some((name, loc)) = &variant {
             let mut t = tags::Tags::new();
             t.set("Variant", name.as_str());
@@ -373,7 +398,11 @@ impl<R: Read> Reader<R> {
             let chess960 = variant
                 .as_ref()
                 .is_some_and(|(n, _)| tags::is_chess960_name(n));
-            match tags::start_position(fen.as_ref().map(|f| f.0.as_str()), chess960) {
+            let from_tags = match &fen {
+                None => Ok(self.standard),
+                Some((f, _)) => tags::start_position(Some(f), chess960),
+            };
+            match from_tags {
                 Ok(p) => start = p,
                 Err(e) => {
                     let (text, loc) = fen.clone().unwrap_or_default();
@@ -546,6 +575,20 @@ impl<R: Read> Reader<R> {
                         continue;
                     }
                     let token_end = self.pos + len;
+                    // A move number ("12.", "12..."): nothing to do.
+                    if self.buf[self.pos].is_ascii_digit() && self.buf[token_end - 1] == b'.' {
+                        let digits = self.buf[self.pos..token_end]
+                            .iter()
+                            .position(|c| !c.is_ascii_digit())
+                            .unwrap_or(len);
+                        if self.buf[self.pos + digits..token_end]
+                            .iter()
+                            .all(|&c| c == b'.')
+                        {
+                            self.pos = token_end;
+                            continue;
+                        }
+                    }
                     let long = len > MAX_TOKEN;
                     let tok_range = self.pos..token_end;
                     // Result tokens end the game (at the top level).
@@ -629,6 +672,26 @@ impl<R: Read> Reader<R> {
     /// bytes. A comment left open runs to the end of the input.
     fn read_comment(&mut self, keep: bool) -> io::Result<()> {
         self.scratch.clear();
+        if !keep {
+            // Most comments are short (`{ [%clk 0:05:00] }`): a plain loop beats memchr.
+            let end = self.end.min(self.pos + 64);
+            let mut i = self.pos;
+            while i < end {
+                match self.buf[i] {
+                    b'}' => {
+                        self.pos = i + 1;
+                        return Ok(());
+                    }
+                    b'\n' => {
+                        self.line += 1;
+                        self.line_start = self.base + i as u64 + 1;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            self.pos = i;
+        }
         let cap = if keep { MAX_COMMENT } else { 0 };
         loop {
             if self.pos == self.end && !self.fill()? {
@@ -883,10 +946,9 @@ fn fast_san(t: &[u8]) -> Option<San> {
 
 /// Parses the tag pairs on one line: `[Name "value"]`, with `\"` and `\\` escapes; lenient with
 /// unescaped quotes inside the value, several tags on a line and a missing `]`.
-fn parse_tag_line(line: &[u8], mut f: impl FnMut(&[u8], &[u8])) {
+fn parse_tag_line(line: &[u8], value: &mut Vec<u8>, mut f: impl FnMut(&[u8], &[u8])) {
     let mut i = 0;
     let n = line.len();
-    let mut value = Vec::new();
     loop {
         while i < n && is_ws(line[i]) {
             i += 1;
@@ -950,7 +1012,7 @@ fn parse_tag_line(line: &[u8], mut f: impl FnMut(&[u8], &[u8])) {
             }
         }
         if !name.is_empty() {
-            f(name, &value);
+            f(name, value);
         }
     }
 }
@@ -961,7 +1023,7 @@ mod tests {
 
     fn tags_of(line: &str) -> Vec<(String, String)> {
         let mut out = Vec::new();
-        parse_tag_line(line.as_bytes(), |n, v| {
+        parse_tag_line(line.as_bytes(), &mut Vec::new(), |n, v| {
             out.push((decode(n).into_owned(), decode(v).into_owned()))
         });
         out
@@ -989,6 +1051,12 @@ mod tests {
             tags_of(r#"[White "A"] [Black "B"]"#),
             vec![("White".into(), "A".into()), ("Black".into(), "B".into())]
         );
+    }
+
+    #[test]
+    fn token_delimiters_are_whitespace_brackets_and_annotation_marks() {
+        let delims: Vec<u8> = (0..=255u8).filter(|&b| is_delim(b)).collect();
+        assert_eq!(delims, b"\t\n\x0b\x0c\r $();[]{}".to_vec());
     }
 
     #[test]

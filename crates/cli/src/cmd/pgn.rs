@@ -78,6 +78,9 @@ impl Visitor for Checker {
     fn wants_comments(&self) -> bool {
         false
     }
+    fn wants_tags(&self) -> bool {
+        false
+    }
     fn begin_variation(&mut self) -> Control {
         self.depth += 1;
         Control::Continue

@@ -29,6 +29,9 @@ impl arbiter_pgn::Visitor for ArbiterCount {
     fn wants_comments(&self) -> bool {
         false
     }
+    fn wants_tags(&self) -> bool {
+        false
+    }
     fn error(&mut self, _error: arbiter_pgn::ReadError) {
         self.errors += 1;
     }
