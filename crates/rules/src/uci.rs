@@ -82,9 +82,23 @@ impl Position {
     }
 
     /// The move in UCI notation with the given castling encoding.
+    ///
+    /// The king-two-squares encoding exists only for standard castling (king on the e-file,
+    /// rook in the corner); any other castling (Chess960) is written king-takes-rook in both
+    /// modes, since e.g. `g1g1` (a king that stays) or `b1c1` (also a plain king move) would
+    /// not read back.
     pub fn uci_with(&self, m: Move, mode: CastlingMode) -> UciMove {
+        let standard_castling = |side| {
+            let corner = match side {
+                crate::CastlingSide::KingSide => crate::File::H,
+                crate::CastlingSide::QueenSide => crate::File::A,
+            };
+            m.from.file() == crate::File::E && m.to.file() == corner
+        };
         let to = match (mode, self.castling_side(m)) {
-            (CastlingMode::Standard, Some(side)) => side.king_to(self.turn),
+            (CastlingMode::Standard, Some(side)) if standard_castling(side) => {
+                side.king_to(self.turn)
+            }
             _ => m.to,
         };
         UciMove {
