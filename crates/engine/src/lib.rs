@@ -21,6 +21,7 @@
 pub mod bench;
 pub mod eval;
 pub mod movepick;
+pub mod play;
 pub mod search;
 pub mod timeman;
 pub mod tt;

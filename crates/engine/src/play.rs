@@ -1,0 +1,234 @@
+//! Playing against people: the seam between a game host (the server) and the engine.
+//!
+//! The host keeps the game (an [`arbiter_game::Game`]) and its one clock. When it is the
+//! computer's turn, it takes a snapshot, runs [`EnginePlayer::choose`] on a blocking thread
+//! (never on an async worker; bound the number of such threads, e.g. with a semaphore), and
+//! plays the returned move on the live game with the clock reading of the moment the engine
+//! answered, like any other player's move:
+//!
+//! ```
+//! use arbiter_engine::play::EnginePlayer;
+//! use arbiter_engine::Level;
+//! use arbiter_game::{Game, MoveOptions, TimeControl};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let mut game = Game::standard(TimeControl::fischer(60_000, 1_000));
+//! game.start(0).unwrap();
+//! let mut computer = EnginePlayer::new(Level::new(3).unwrap());
+//! let stop = AtomicBool::new(false);
+//! let m = computer.choose(&game, 0, &stop).unwrap();
+//! let uci = game.position().uci(m);
+//! game.play_uci(game.turn(), &uci, 250, MoveOptions::default()).unwrap();
+//! ```
+
+use crate::{ClockState, Engine, Level, Limits};
+use arbiter_game::{Game, Millis, TimeControl};
+use arbiter_rules::Move;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The clock of the side to move in `game` at `now`, as the time manager needs it: time left,
+/// Fischer increment, delay still free (Art. 6.3.2, both Bronstein and simple), moves until
+/// the next period (Art. 6.3.1) and the limit of a "time per move" control. `None` for an
+/// untimed game.
+pub fn clock_state(game: &Game, now: Millis) -> Option<ClockState> {
+    let color = game.turn();
+    let clocks = game.clocks(now)?;
+    let remaining = Duration::from_millis(clocks.of(color));
+    match game.time_control() {
+        TimeControl::Periods(periods) if !periods.is_empty() => {
+            // The period of the move being made: moves completed so far decide it.
+            let k = game.moves_made(color);
+            let mut start = 0u32;
+            let mut current = &periods[periods.len() - 1];
+            let mut moves_to_go = None;
+            for (i, p) in periods.iter().enumerate() {
+                current = p;
+                match p.moves {
+                    Some(m) if i + 1 < periods.len() => {
+                        if k < start + m {
+                            moves_to_go = Some(start + m - k);
+                            break;
+                        }
+                        start += m;
+                    }
+                    Some(m) => {
+                        let m = m.max(1);
+                        moves_to_go = Some(m - (k.saturating_sub(start)) % m);
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            let delay = match current.delay {
+                Some(d) => {
+                    let used = match d.kind {
+                        // Simple delay: the clock shows the delay still to run.
+                        arbiter_game::DelayKind::Simple => d.ms.saturating_sub(clocks.delay_ms),
+                        // Bronstein: the clock shows what will be given back so far.
+                        arbiter_game::DelayKind::Bronstein => clocks.delay_ms,
+                    };
+                    Duration::from_millis(d.ms.saturating_sub(used))
+                }
+                None => Duration::ZERO,
+            };
+            Some(ClockState {
+                remaining,
+                increment: Duration::from_millis(current.increment_ms),
+                delay,
+                moves_to_go,
+                max_per_move: None,
+            })
+        }
+        TimeControl::PerMove(ms) => Some(ClockState {
+            remaining,
+            moves_to_go: Some(1),
+            max_per_move: Some(Duration::from_millis(*ms)),
+            ..ClockState::default()
+        }),
+        TimeControl::Hourglass(_) => Some(ClockState {
+            remaining,
+            ..ClockState::default()
+        }),
+        _ => None,
+    }
+}
+
+/// A computer opponent at a given level, with its own engine (transposition table included).
+pub struct EnginePlayer {
+    engine: Engine,
+    untimed: Duration,
+    max_think: Option<Duration>,
+}
+
+impl EnginePlayer {
+    /// A player at `level` with an 8 MB transposition table.
+    pub fn new(level: Level) -> EnginePlayer {
+        let mut engine = Engine::with_hash(8);
+        engine.set_level(level);
+        // A server's moves reach the clock within milliseconds; keep a little margin for
+        // thread scheduling on a busy machine.
+        engine.set_move_overhead(Duration::from_millis(100));
+        EnginePlayer {
+            engine,
+            untimed: Duration::from_millis(1_000),
+            max_think: None,
+        }
+    }
+
+    /// The level.
+    pub fn level(&self) -> Level {
+        self.engine.level()
+    }
+
+    /// Thinking time per move in untimed games (default 1 s).
+    pub fn set_untimed_think(&mut self, t: Duration) {
+        self.untimed = t;
+    }
+
+    /// A cap on thinking per move whatever the clock allows (e.g. to share the machine).
+    pub fn set_max_think(&mut self, t: Option<Duration>) {
+        self.max_think = t;
+    }
+
+    /// The limits for the position of `game` at `now`.
+    pub fn limits(&self, game: &Game, now: Millis) -> Limits {
+        let mut limits = match clock_state(game, now) {
+            Some(c) => Limits::clock(c),
+            None => Limits::movetime(self.untimed),
+        };
+        if let Some(cap) = self.max_think {
+            limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+        }
+        limits
+    }
+
+    /// Chooses a move for the side to move in `game`, thinking as the clock at `now` allows.
+    /// `None` if the side to move has no legal move. Set `stop` to make it answer at once
+    /// (e.g. the game ended meanwhile).
+    pub fn choose(&mut self, game: &Game, now: Millis, stop: &AtomicBool) -> Option<Move> {
+        let limits = self.limits(game, now);
+        self.engine
+            .search_history(game.history(), &limits, stop, &mut |_| {})
+            .best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_game::{Delay, DelayKind, MoveOptions, Period};
+
+    #[test]
+    fn art_6_3_1_move_counter_gives_moves_to_go() {
+        // 40 moves in 90 minutes, then 30 minutes with 30 s increment.
+        let tc = TimeControl::Periods(vec![
+            Period {
+                moves: Some(40),
+                time_ms: 5_400_000,
+                increment_ms: 0,
+                delay: None,
+            },
+            Period::new(1_800_000, 30_000),
+        ]);
+        let mut game = Game::standard(tc);
+        game.start(0).unwrap();
+        let c = clock_state(&game, 1_000).unwrap();
+        assert_eq!(c.moves_to_go, Some(40));
+        assert_eq!(c.remaining, Duration::from_millis(5_399_000));
+        game.play_uci(
+            arbiter_rules::Color::White,
+            "e2e4",
+            2_000,
+            MoveOptions::default(),
+        )
+        .unwrap();
+        game.play_uci(
+            arbiter_rules::Color::Black,
+            "e7e5",
+            3_000,
+            MoveOptions::default(),
+        )
+        .unwrap();
+        let c = clock_state(&game, 3_000).unwrap();
+        assert_eq!(c.moves_to_go, Some(39));
+    }
+
+    #[test]
+    fn art_6_3_2_simple_delay_is_free_time() {
+        let tc = TimeControl::Periods(vec![Period {
+            moves: None,
+            time_ms: 300_000,
+            increment_ms: 0,
+            delay: Some(Delay {
+                kind: DelayKind::Simple,
+                ms: 5_000,
+            }),
+        }]);
+        let mut game = Game::standard(tc);
+        game.start(0).unwrap();
+        let c = clock_state(&game, 2_000).unwrap();
+        assert_eq!(c.delay, Duration::from_millis(3_000));
+        assert_eq!(c.remaining, Duration::from_millis(300_000));
+    }
+
+    #[test]
+    fn time_per_move_control_caps_the_move() {
+        let mut game = Game::standard(TimeControl::PerMove(2_000));
+        game.start(0).unwrap();
+        let c = clock_state(&game, 0).unwrap();
+        assert_eq!(c.max_per_move, Some(Duration::from_millis(2_000)));
+    }
+
+    #[test]
+    fn engine_player_answers_within_its_clock() {
+        let mut game = Game::standard(TimeControl::fischer(3_000, 0));
+        game.start(0).unwrap();
+        let mut p = EnginePlayer::new(Level::MAX);
+        let stop = AtomicBool::new(false);
+        let t = std::time::Instant::now();
+        let m = p.choose(&game, 0, &stop).unwrap();
+        assert!(t.elapsed() < Duration::from_millis(3_000));
+        assert!(game.position().is_legal(m));
+    }
+}
