@@ -100,3 +100,23 @@ test('guideline_ii_chess960_start_position_by_number', async () => {
   await w.ctx.close();
   await b.ctx.close();
 });
+
+test('abort_before_both_have_moved_and_not_after', async () => {
+  const { w, b } = await newGame(async () => {});
+  const A = w.page;
+  const B = b.page;
+  await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
+  await A.locator('[data-testid=move-input]').fill('e4');
+  await A.locator('[data-testid=move-input]').press('Enter');
+  await waitFor(async () => (await moveList(B)).length === 1, 'e4 on B');
+  // Black has not moved yet: Black may abort.
+  await B.locator('[data-testid=abort]').click();
+  await B.locator('[data-testid=confirm-yes]').click();
+  for (const p of [A, B]) {
+    await p.locator('[data-testid=result]').waitFor();
+    assert.match(await p.locator('[data-testid=result]').getAttribute('data-text'), /^Game aborted/);
+  }
+  assert.equal(await A.locator('[data-testid=abort]').count(), 0);
+  await w.ctx.close();
+  await b.ctx.close();
+});

@@ -380,7 +380,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     let status = '';
     if (s.status === 'waiting') status = d2.waiting;
     else if (s.status === 'playing') status = fmt(d2.toMove, { color: colorName(s.turn) });
-    statusEl.textContent = [status, me ? fmt(d2.youPlay, { color: colorName(me) }) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' · ');
+    statusEl.textContent = [status, me ? (me === 'white' ? d2.youPlayWhite : d2.youPlayBlack) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' · ');
 
     // Result.
     if (s.status === 'finished' || s.status === 'adjourned' || s.status === 'aborted') {
