@@ -25,7 +25,7 @@ import {
   type Role,
 } from './chess';
 import { h } from './dom';
-import { t, fmt, lang, digits, colorName, verdict, verdictText } from './i18n';
+import { t, fmt, lang, digits, colorName, verdict, verdictText, errorText } from './i18n';
 import { formatClock, simpleDelayMs } from './timecontrol';
 import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
 import { navigate } from './router';
@@ -169,7 +169,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   }
 
   function errText(err: unknown): string {
-    if (err instanceof ApiError) return err.message || err.code;
+    if (err instanceof ApiError) return errorText(err.code, err.message);
     return String(err);
   }
 
@@ -241,13 +241,15 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     void act(() => api.move(id, g.token, uci, { offerDraw: offer, ply, lagMs: stream?.lagMs() }));
   }
 
-  function onBoardMove(orig: Key, dest: Key): void {
+  function onBoardMove(orig: Key, dest: Key, meta?: { premove?: boolean }): void {
     const pos = current();
     if (!pos) return;
     const from = parseSquareName(orig);
     const to = parseSquareName(dest);
     if (from === undefined || to === undefined) return;
     if (isPromotion(pos, orig, dest)) {
+      // A premove promotes to a queen: there was no moment to ask.
+      if (meta?.premove) return sendMove({ from, to, promotion: 'queen' });
       choosePromotion(pos.turn, (role) => {
         if (role) sendMove({ from, to, promotion: role });
         else {

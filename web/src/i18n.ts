@@ -137,6 +137,17 @@ const en = {
   gameFull: 'Both seats are taken; you can watch.',
   error: 'Error',
   days_: 'd',
+  errors: {
+    not_your_turn: 'It is not your turn.',
+    illegal_move: 'That move is not legal.',
+    game_over: 'The game is over.',
+    seats_taken: 'Both seats are taken; you can watch.',
+    draw_too_early: 'A draw can be agreed only after both players have moved (Art. 5.2.3).',
+    draw_offers_not_allowed: 'The rules of this competition do not allow draw offers now (Art. 9.1.1).',
+    cannot_abort: 'The game can no longer be aborted.',
+    bad_time_control: 'This time control cannot be read:',
+    bad_fen: 'This FEN cannot be used:',
+  } as Record<string, string>,
   words: {
     king: 'king',
     queen: 'queen',
@@ -288,6 +299,17 @@ const cs: Dict = {
   gameFull: 'Obě místa jsou obsazena; můžete partii sledovat.',
   error: 'Chyba',
   days_: 'd',
+  errors: {
+    not_your_turn: 'Nejste na tahu.',
+    illegal_move: 'Tento tah není možný.',
+    game_over: 'Partie skončila.',
+    seats_taken: 'Obě místa jsou obsazena; můžete partii sledovat.',
+    draw_too_early: 'Remízu lze dohodnout, až oba hráči provedli tah (čl. 5.2.3).',
+    draw_offers_not_allowed: 'Pravidla soutěže nyní nabídku remízy nedovolují (čl. 9.1.1).',
+    cannot_abort: 'Partii už nelze zrušit.',
+    bad_time_control: 'Tempo hry nelze přečíst:',
+    bad_fen: 'Tento FEN nelze použít:',
+  } as Record<string, string>,
   words: {
     king: 'král',
     queen: 'dáma',
@@ -437,6 +459,17 @@ const sk: Dict = {
   gameFull: 'Obe miesta sú obsadené; môžete partiu sledovať.',
   error: 'Chyba',
   days_: 'd',
+  errors: {
+    not_your_turn: 'Nie ste na ťahu.',
+    illegal_move: 'Tento ťah nie je možný.',
+    game_over: 'Partia skončila.',
+    seats_taken: 'Obe miesta sú obsadené; môžete partiu sledovať.',
+    draw_too_early: 'Remízu možno dohodnúť, až keď obaja hráči urobili ťah (čl. 5.2.3).',
+    draw_offers_not_allowed: 'Pravidlá súťaže teraz ponuku remízy nedovoľujú (čl. 9.1.1).',
+    cannot_abort: 'Partiu už nemožno zrušiť.',
+    bad_time_control: 'Tempo hry sa nedá prečítať:',
+    bad_fen: 'Tento FEN sa nedá použiť:',
+  } as Record<string, string>,
   words: {
     king: 'kráľ',
     queen: 'dáma',
@@ -586,6 +619,17 @@ const fa: Dict = {
   gameFull: 'هر دو جایگاه پر است؛ می‌توانید تماشا کنید.',
   error: 'خطا',
   days_: 'روز',
+  errors: {
+    not_your_turn: 'نوبت شما نیست.',
+    illegal_move: 'این حرکت قانونی نیست.',
+    game_over: 'بازی تمام شده است.',
+    seats_taken: 'هر دو جایگاه پر است؛ می‌توانید تماشا کنید.',
+    draw_too_early: 'تساوی تنها پس از آنکه هر دو بازیکن حرکت کرده باشند ممکن است (مادهٔ ۵٫۲٫۳).',
+    draw_offers_not_allowed: 'قوانین این مسابقه اکنون پیشنهاد تساوی را مجاز نمی‌دانند (مادهٔ ۹٫۱٫۱).',
+    cannot_abort: 'دیگر نمی‌توان بازی را لغو کرد.',
+    bad_time_control: 'این کنترل زمان خوانده نمی‌شود:',
+    bad_fen: 'این FEN قابل استفاده نیست:',
+  } as Record<string, string>,
   words: {
     king: 'شاه',
     queen: 'وزیر',
@@ -755,4 +799,12 @@ export function verdictText(v: Verdict): string {
   if (v.reason && v.reason !== v.headline) s += ` — ${v.reason}`;
   if (v.article) s += /^[0-9]/.test(v.article) ? `, ${t().art} ${digits(v.article)}` : `, ${v.article}`;
   return s;
+}
+
+/** A server error in the user's language: a known code, with the server's details where they
+ * say more (a time control or FEN that cannot be read). */
+export function errorText(code: string, message: string): string {
+  const known = t().errors[code];
+  if (!known) return message || code;
+  return known.endsWith(':') ? `${known} ${message}` : known;
 }

@@ -2,7 +2,7 @@
 
 import { api, seats, splitLobby, ApiError, type CreateRequest, type GameSummary } from './api';
 import { h, id } from './dom';
-import { t, digits } from './i18n';
+import { t, digits, errorText } from './i18n';
 import { timeControlPicker } from './timecontrol';
 import { navigate } from './router';
 
@@ -117,7 +117,7 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
       seats.set(grant.id, grant);
       navigate(`/game/${grant.id}`);
     } catch (err) {
-      errorBox.textContent = err instanceof ApiError ? err.message : String(err);
+      errorBox.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
       errorBox.hidden = false;
       createBtn.disabled = false;
     }
@@ -146,7 +146,7 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
                 const grant = await api.join(g.id);
                 seats.set(g.id, grant);
               } catch (err) {
-                errorBox.textContent = err instanceof ApiError ? err.message : String(err);
+                errorBox.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
                 errorBox.hidden = false;
                 return;
               }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeUci } from 'chessops/util';
 import { positionFromFen, parseTyped, translateSan, replay, claims, moveWords, APPENDIX_D, INITIAL_FEN } from './chess';
-import { verdict, verdictText, classifyTermination } from './i18n';
+import { verdict, verdictText, classifyTermination, errorText } from './i18n';
 import { build, formatClock, simpleDelayMs, duration } from './timecontrol';
 
 const uciOf = (r: ReturnType<typeof parseTyped>) => ('ok' in r ? makeUci(r.ok) : r);
@@ -144,5 +144,13 @@ describe('time controls in the server form', () => {
     expect(simpleDelayMs('5 sd3')).toBe(3000);
     expect(simpleDelayMs('5 d3')).toBe(0);
     expect(simpleDelayMs('5+3')).toBe(0);
+  });
+});
+
+describe('server errors in the user language', () => {
+  it('known_codes_are_translated_and_details_kept', () => {
+    expect(errorText('not_your_turn', 'it is not your move')).toBe('It is not your turn.');
+    expect(errorText('bad_time_control', 'unknown unit "x"')).toBe('This time control cannot be read: unknown unit "x"');
+    expect(errorText('something_new', 'server words')).toBe('server words');
   });
 });
