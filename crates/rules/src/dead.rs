@@ -74,7 +74,7 @@ pub enum Mode {
 }
 
 /// Default node budget of [`Mode::Full`].
-pub const FULL_BUDGET: u64 = 100_000;
+pub const FULL_BUDGET: u64 = 200_000;
 
 /// Can `side` checkmate from `pos` by some series of legal moves (of both sides)?
 pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
@@ -176,7 +176,21 @@ fn frozen_no(pos: &Position, side: Color) -> bool {
     if pos.legal_ep_square().is_some() {
         return false;
     }
-    let mut fixed = [Bitboard::EMPTY; 2];
+    // Fixed pawns: blocked by an enemy pawn, or by a fixed pawn of either colour, straight
+    // ahead (computed to a fixpoint).
+    let white_pawns = pawns & b.by_color(Color::White);
+    let black_pawns = pawns & b.by_color(Color::Black);
+    let mut all_fixed = (white_pawns & black_pawns.shift_down()) | (black_pawns & white_pawns.shift_up());
+    loop {
+        let next = all_fixed
+            | (white_pawns & all_fixed.shift_down())
+            | (black_pawns & all_fixed.shift_up());
+        if next == all_fixed {
+            break;
+        }
+        all_fixed = next;
+    }
+    let mut fixed = [all_fixed & white_pawns, all_fixed & black_pawns];
     let mut trajectory = [Bitboard::EMPTY; 2];
     let mut pawn_span = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
@@ -188,7 +202,7 @@ fn frozen_no(pos: &Position, side: Color) -> bool {
                 let Some(next) = cur.offset(0, color.fold(1, -1)) else {
                     return false; // Cannot happen (no pawn on the last rank); be safe.
                 };
-                if theirs.contains(next) {
+                if theirs.contains(next) || all_fixed.contains(next) {
                     break;
                 }
                 if next.rank() == crate::Rank::EIGHTH.relative_to(color) {
@@ -198,7 +212,7 @@ fn frozen_no(pos: &Position, side: Color) -> bool {
                 cur = next;
             }
             if path.count() == 1 {
-                fixed[color.index()].add(p);
+                fixed[color.index()].add(p); // Blocked by a mobile own pawn that is itself stuck.
             }
             trajectory[color.index()] |= path;
             for sq in path {
@@ -255,9 +269,25 @@ fn frozen_no(pos: &Position, side: Color) -> bool {
             return false;
         }
     }
-    // Finally: nothing of `side` can ever attack a square the enemy king can reach.
+    // Finally: can the enemy king ever stand mated? Under H a winning piece never stands next
+    // to the losing king (that would be a capture the checks above exclude), so at a mate on
+    // square x (which must be attacked) every flight square next to x in the king's region is
+    // attacked by the winner or occupied by a losing pawn or piece — one piece per square.
     let (us, them) = (side.index(), (!side).index());
-    !(spans[us] | pawn_span[us]).intersects(king_regions[them])
+    let checks = (spans[us] | pawn_span[us]) & king_regions[them];
+    if checks.is_empty() {
+        return true;
+    }
+    let attackable = spans[us] | pawn_span[us] | king_spans[us];
+    let blockers = (b.by_color(!side) - pawns - b.kings()).count();
+    for x in checks {
+        let flights = (attacks::king_attacks(x) & king_regions[them]).without(x);
+        let need = flights - attackable - trajectory[them];
+        if (need - regions[them]).is_empty() && need.count() <= blockers {
+            return false;
+        }
+    }
+    true
 }
 
 /// A position key for the table of positions seen: compared exactly, hashed by Zobrist.
@@ -357,6 +387,12 @@ impl Search {
                     if role == Role::Pawn {
                         score += 8;
                     }
+                    // Checks first, mates before everything.
+                    let mut child = *pos;
+                    child.play_unchecked(m);
+                    if child.is_check() {
+                        score += if child.has_legal_move() { 25 } else { 10_000 };
+                    }
                 } else {
                     // The loser cooperates: keeps the winner's material, walks its king to the
                     // edge, promotes to pieces that can block its own king.
@@ -365,6 +401,10 @@ impl Search {
                     }
                     if role == Role::King {
                         score += 4 * (edge_distance(m.from) as i32 - edge_distance(m.to) as i32);
+                    } else {
+                        // Pieces gather round their own king, where they can block its flight.
+                        let own_king = pos.king(!winner);
+                        score += 2 * (m.from.distance(own_king) as i32 - m.to.distance(own_king) as i32);
                     }
                     if let Some(p) = m.promotion {
                         score += if p == Role::Queen { 0 } else { 10 };
