@@ -65,7 +65,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   let lastBoardKey = '';
 
   // ---- Layout ----
-  const boardEl = h('div', { class: 'cg-wrap', 'data-testid': 'board' });
+  const boardEl = h('div', { class: 'cg-wrap', 'data-testid': 'board', role: 'img', 'aria-label': d.boardLabel });
   const promoEl = h('div', { class: 'promo', hidden: true, role: 'dialog', 'aria-label': d.promoteTo });
   const clockEls = {
     top: h('div', { class: 'clock', role: 'timer', 'aria-live': 'off' }),
@@ -419,7 +419,12 @@ export function renderGame(root: HTMLElement, id: string): () => void {
           },
           d2.copyLink,
         );
-        inviteEl.replaceChildren(h('p', {}, d2.invite), h('div', { class: 'row' }, input, copy));
+        // On phones the system's share sheet is the natural way to send a link.
+        const share =
+          'share' in navigator
+            ? h('button', { type: 'button', onclick: () => void navigator.share({ title: d2.title, url: link }).catch(() => undefined) }, d2.share)
+            : null;
+        inviteEl.replaceChildren(h('p', {}, d2.invite), h('div', { class: 'row wrap' }, input, copy, share));
       } else {
         inviteEl.replaceChildren(
           h(
