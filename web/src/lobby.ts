@@ -129,7 +129,8 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     const desc = [g.time_control ?? '', g.variant && g.variant !== 'standard' ? d.chess960 : '']
       .filter(Boolean)
       .join(' · ');
-    const seat = g.open_seat ? ` (${g.open_seat === 'white' ? d.white : d.black})` : '';
+    // The free seat is the one the joiner gets.
+    const seat = g.open_seat ? (g.open_seat === 'white' ? d.youPlayWhite : d.youPlayBlack) : '';
     return h(
       'li',
       {},
