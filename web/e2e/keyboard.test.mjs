@@ -44,9 +44,17 @@ test('moves typed with Czech letters are played and announced', async () => {
   await B.locator('[data-testid=join]').click();
   await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('Na tahu je Bílý'), 'start');
 
-  // Keyboard only: focus the input with Tab-free access and type.
-  await A.locator('[data-testid=move-input]').focus();
-  await typeMove(A, 'e4');
+  // Keyboard only: Tab to the skip link, Enter, type the move, Enter.
+  let tabs = 0;
+  while (!(await A.evaluate(() => document.activeElement?.classList.contains('skip')))) {
+    await A.keyboard.press('Tab');
+    assert.ok(++tabs <= 6, 'the skip link is among the first stops');
+  }
+  await A.keyboard.press('Enter');
+  assert.equal(await A.evaluate(() => document.activeElement?.id), 'move-input');
+  await A.keyboard.type('e4');
+  await A.keyboard.press('Enter');
+  await waitFor(async () => (await moveList(A)).length === 1, 'e4 typed');
   await waitFor(async () => (await moveList(B)).length === 1, 'e4 on B');
   await typeMove(B, 'e5');
   await waitFor(async () => (await moveList(A)).length === 2, 'e5 on A');

@@ -130,6 +130,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
 
   const player = (pos: 'top' | 'bottom') => h('div', { class: `player ${pos}`, 'data-pos': pos }, nameEls[pos], clockEls[pos]);
   root.replaceChildren(
+    // Keyboard users reach the move field first (Appendix D: play without the board).
+    h('a', { class: 'skip', href: '#move-input', onclick: (e: Event) => (e.preventDefault(), moveInput.focus()) }, d.skipToMove),
     h(
       'div',
       { class: 'game' },
