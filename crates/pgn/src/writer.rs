@@ -275,11 +275,16 @@ impl Lines<'_> {
             i += 1;
             if w.starts_with("[%") && !w.contains(']') {
                 if let Some(k) = raw[i..].iter().take(3).position(|x| x.contains(']')) {
+                    let mut whole = w.clone();
                     for x in &raw[i..=i + k] {
-                        w.push(' ');
-                        w.push_str(x);
+                        whole.push(' ');
+                        whole.push_str(x);
                     }
-                    i += k + 1;
+                    // Only a command that fits on a line is kept whole.
+                    if whole.chars().count() + 2 <= MAX_LINE {
+                        w = whole;
+                        i += k + 1;
+                    }
                 }
             }
             words.push(w);

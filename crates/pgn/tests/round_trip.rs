@@ -350,3 +350,26 @@ fn corpus_games_round_trip_through_the_export_format() {
     }
     assert!(checked > 4000, "{checked} of {games} games checked");
 }
+
+/// Regression (fuzz): a `[%command …]` too long for one line was kept whole with its inner
+/// space, giving a line over 79 characters that could have been broken.
+#[test]
+fn pgn_8_2_writer_breaks_a_command_too_long_for_one_line() {
+    let long = "3".repeat(75);
+    let pgn = format!("1. e4 {{[%eval {long}]}} *");
+    let g = GameRecord::from_pgn(&pgn).unwrap();
+    let text = Writer::export().write(&g).unwrap();
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= MAX_LINE || !line.contains(' '),
+            "{line}"
+        );
+    }
+    round_trip(&g);
+    // A short command stays on one line.
+    let g = GameRecord::from_pgn("1. e4 {[%eval 0.25] good} *").unwrap();
+    assert!(Writer::export()
+        .write(&g)
+        .unwrap()
+        .contains("{[%eval 0.25] good}"));
+}
