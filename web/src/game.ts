@@ -290,7 +290,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   // ---- Applying a state ----
   function apply(s: GameState): void {
     state = s;
-    receivedAt = performance.now();
+    // The figures are as of the server's response, which took about the one-way lag to come.
+    receivedAt = performance.now() - (stream?.lagMs() ?? 0);
     stream?.seen(s.last_seq);
     const init = s.initial_fen ?? null;
     const key = `${init}|${s.moves.map((m) => m.uci).join(' ')}|${s.fen}`;
