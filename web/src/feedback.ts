@@ -29,6 +29,8 @@ export function savePrefs(p: Prefs): void {
 }
 
 let live: HTMLElement | null = null;
+let pending: string[] = [];
+let flush: number | undefined;
 
 /** The polite live region every announcement goes to. */
 export function liveRegion(): HTMLElement {
@@ -49,9 +51,15 @@ const SPEECH_LANG: Record<string, string> = { en: 'en-GB', cs: 'cs-CZ', sk: 'sk-
  * words are German, so they are spoken with a German voice. */
 export function announce(text: string, prefs: Prefs, german = false): void {
   const region = liveRegion();
-  // Re-setting the text makes screen readers read it even if it repeats.
+  // Re-setting the text makes screen readers read it even if it repeats; what comes together
+  // (a mating move and the result) is read together.
+  pending.push(text);
   region.textContent = '';
-  window.setTimeout(() => (region.textContent = text), 30);
+  window.clearTimeout(flush);
+  flush = window.setTimeout(() => {
+    region.textContent = pending.join(' ');
+    pending = [];
+  }, 30);
   if (prefs.speak && 'speechSynthesis' in window) {
     try {
       const u = new SpeechSynthesisUtterance(text);

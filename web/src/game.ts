@@ -75,7 +75,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   const statusEl = h('div', { class: 'status', 'data-testid': 'status' });
   const resultEl = h('div', { class: 'result', 'data-testid': 'result', hidden: true, role: 'status' });
   const inviteEl = h('div', { class: 'invite', hidden: true });
-  const offerEl = h('div', { class: 'offer', hidden: true, role: 'alert' });
+  const offerEl = h('div', { class: 'offer', hidden: true });
   const movesEl = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': d.movesTitle });
   const controlsEl = h('div', { class: 'controls' });
   const claimEl = h('div', { class: 'claims', hidden: true });
@@ -97,7 +97,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     h('label', { for: 'move-input' }, d.typeMove),
     h('div', { class: 'row' }, moveInput, h('button', { type: 'submit' }, d.play)),
   );
-  const moveHelp = h('p', { id: 'move-help', class: 'help', 'aria-live': 'polite', 'data-testid': 'move-help' });
+  // Not a live region itself: say() announces through the page's one live region.
+  const moveHelp = h('p', { id: 'move-help', class: 'help', 'data-testid': 'move-help' });
 
   const prefBox = (key: keyof Prefs, label: string) => {
     const box = h('input', { type: 'checkbox', id: `pref-${key}`, checked: prefs[key] });
