@@ -133,6 +133,11 @@ test('two players play a game to mate in the browser while a third watches', asy
     assert.equal(text, 'Black wins — checkmate, Art. 5.1.1');
   }
   assert.deepEqual(await moveList(C), ['f3', 'e5', 'g4', 'Qh4#']);
+  // The mating move and the result are announced for screen readers.
+  await waitFor(
+    async () => (await C.locator('[data-testid=announce]').textContent()) === 'Black: queen d8 h4 checkmate Black wins — checkmate, Art. 5.1.1',
+    'announcement of the mate',
+  );
   assert.equal((await boardPieces(C)).h4, 'black queen');
   assert.ok(await A.locator('cg-board square.check').count(), 'the mated king is highlighted');
   assert.equal(await A.locator('[data-testid=resign]').count(), 0, 'no resign after the end');
