@@ -578,7 +578,7 @@ impl GameActor {
                     let _ = reply.send(Ok(self.view()));
                 }
                 Cmd::Pgn(reply) => {
-                    let _ = reply.send(Ok(self.referee.pgn(&self.id, &self.spec, self.created_at)));
+                    let _ = reply.send(Ok(self.referee.pgn(&self.id, self.created_at)));
                 }
                 Cmd::Act {
                     token,

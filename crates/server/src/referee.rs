@@ -2,11 +2,7 @@
 //! API errors. No Law is applied here — legality, clocks, flags, offers, claims and results
 //! are all decided by `arbiter_game::Game`; this module only reads notation and maps types.
 
-use std::time::Duration;
-
-use arbiter_game::{
-    Event, Game, GameConfig, GameError, GameResult, Rules, Status, TimeControl, TimedEvent,
-};
+use arbiter_game::{Event, Game, GameConfig, GameError, Rules, Status, TimeControl, TimedEvent};
 use arbiter_rules::{CastlingMode, Color, Position, SanError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -114,7 +110,8 @@ impl Spec {
             start_fen,
             rules,
         };
-        spec.config()?;
+        // Building the game validates the start position (the FEN error names the fault).
+        Game::new(spec.config()?).map_err(game_error)?;
         Ok(spec)
     }
 
@@ -476,52 +473,15 @@ impl Referee {
         }
     }
 
-    /// The game in PGN (export format), with `[%clk]` readings.
-    pub fn pgn(&self, id: &str, spec: &Spec, created_unix_ms: i64) -> String {
-        use arbiter_pgn::{GameRecord, Line, Node, Tags, Writer};
-        let mut tags = Tags::roster();
-        tags.set("Event", "Arbiter online game");
-        tags.set("Site", format!("arbiter game {id}"));
-        tags.set("Date", pgn_date(created_unix_ms));
-        tags.set("White", "White");
-        tags.set("Black", "Black");
-        let result = match self.game.result() {
-            GameResult::WhiteWins | GameResult::WhiteWinsByForfeit => {
-                arbiter_pgn::GameResult::WhiteWins
-            }
-            GameResult::BlackWins | GameResult::BlackWinsByForfeit => {
-                arbiter_pgn::GameResult::BlackWins
-            }
-            GameResult::Draw => arbiter_pgn::GameResult::Draw,
-            _ => arbiter_pgn::GameResult::Unknown,
-        };
-        tags.set("Result", result.as_str());
-        tags.set("TimeControl", self.game.time_control().to_pgn());
-        if spec.variant == Variant::Chess960 {
-            tags.set("Variant", "Chess960");
-        }
-        if spec.start_fen.is_some() {
-            tags.set("SetUp", "1");
-            tags.set("FEN", self.initial_fen());
-        }
-        if let Some(t) = self.game.termination() {
-            tags.set("Termination", t.pgn());
-        }
-        let mut line = Line::new();
-        for r in self.game.moves() {
-            let mut node = Node::new(r.mv);
-            if let Some(c) = r.clock_ms {
-                node = node.with_clock(Duration::from_millis(c));
-            }
-            node.draw_offer = r.draw_offer;
-            line.nodes.push(node);
-        }
-        let record = GameRecord {
-            tags,
-            moves: line,
-            result,
-        };
-        Writer::export()
+    /// The game in PGN (export format), from `arbiter-game`'s record plus the site's tags.
+    pub fn pgn(&self, id: &str, created_unix_ms: i64) -> String {
+        let mut record = self.game.to_pgn_record();
+        record.tags.set("Event", "Arbiter online game");
+        record.tags.set("Site", format!("arbiter game {id}"));
+        record.tags.set("Date", pgn_date(created_unix_ms));
+        record.tags.set("White", "White");
+        record.tags.set("Black", "Black");
+        arbiter_pgn::Writer::export()
             .write(&record)
             .unwrap_or_else(|e| format!("; cannot write PGN: {e}\n"))
     }
