@@ -261,13 +261,19 @@ impl Lines<'_> {
         self.len += 1;
     }
 
-    /// A comment, broken at spaces when it does not fit. `}` cannot be written inside a PGN
-    /// comment (there is no escape), so it becomes `)`.
+    /// A comment, broken at spaces when it does not fit. A comment holding `}` cannot be
+    /// written in braces (PGN has no escape), so it is written as a `;` comment, which runs to
+    /// the end of its line (and may make that line longer than [`MAX_LINE`]).
     fn comment(&mut self, text: &str) {
+        if text.contains('}') {
+            let words: Vec<&str> = crate::comment::words(text).collect();
+            self.token(&format!(";{}", words.join(" ")));
+            self.out.push('\n');
+            self.len = 0;
+            return;
+        }
         // Words, with a short `[%command …]` kept whole so that no line break falls inside it.
-        let raw: Vec<String> = crate::comment::words(text)
-            .map(|w| w.replace('}', ")"))
-            .collect();
+        let raw: Vec<String> = crate::comment::words(text).map(str::to_owned).collect();
         let mut words: Vec<String> = Vec::with_capacity(raw.len());
         let mut i = 0;
         while i < raw.len() {
