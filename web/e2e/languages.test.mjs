@@ -58,3 +58,39 @@ test('persian_is_right_to_left_and_the_switch_changes_language_and_letters', asy
   await w.ctx.close();
   await b.ctx.close();
 });
+
+test('the_move_list_shows_past_positions', async () => {
+  const w = await person(browser);
+  const b = await person(browser);
+  const A = w.page;
+  const B = b.page;
+  await A.goto(server.base + '/');
+  await A.locator('label.color-white input').check();
+  await A.locator('[data-testid=create]').click();
+  await A.waitForURL(/\/game\//);
+  await B.goto(await A.locator('[data-testid=invite-link]').inputValue());
+  await B.locator('[data-testid=join]').click();
+  for (const [p, m] of [[A, 'e4'], [B, 'd5'], [A, 'exd5']]) {
+    const n = (await moveList(p)).length;
+    await waitFor(async () => (await moveList(p)).length === n, 'turn');
+    await p.locator('[data-testid=move-input]').fill(m);
+    await p.locator('[data-testid=move-input]').press('Enter');
+    await waitFor(async () => (await moveList(p)).length === n + 1, m);
+  }
+  const { boardPieces } = await import('./harness.mjs');
+  await waitFor(async () => (await moveList(B)).length === 3, 'exd5 on B');
+  // Black looks at the position after 1... d5, then walks with the arrow keys.
+  await B.locator('[data-testid=moves] button[data-ply="2"]').click();
+  await waitFor(async () => (await boardPieces(B)).d5 === 'black pawn', 'position after d5');
+  assert.equal((await boardPieces(B)).e4, 'white pawn');
+  await B.keyboard.press('ArrowRight');
+  await waitFor(async () => (await boardPieces(B)).d5 === 'white pawn', 'position after exd5');
+  await B.keyboard.press('Home');
+  await waitFor(async () => (await boardPieces(B)).e2 === 'white pawn', 'start position');
+  assert.ok(await B.locator('[data-testid=live]').isVisible());
+  await B.locator('[data-testid=live]').click();
+  await waitFor(async () => (await boardPieces(B)).d5 === 'white pawn', 'back to the game');
+  assert.ok(await B.locator('[data-testid=live]').isHidden());
+  await w.ctx.close();
+  await b.ctx.close();
+});

@@ -63,6 +63,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   let stream: GameStream | null = null;
   let turnStartedAt = performance.now();
   let lastBoardKey = '';
+  /** A past position being looked at (half-moves from the start), or null for the game now. */
+  let viewPly: number | null = null;
 
   // ---- Layout ----
   const boardEl = h('div', { class: 'cg-wrap', 'data-testid': 'board', role: 'img', 'aria-label': d.boardLabel });
@@ -78,6 +80,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   const offerEl = h('div', { class: 'offer', hidden: true });
   const movesEl = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': d.movesTitle });
   const controlsEl = h('div', { class: 'controls' });
+  const liveBtn = h('button', { type: 'button', class: 'small live', hidden: true, 'data-testid': 'live', onclick: () => view(null) }, `⏭ ${d.backToGame}`);
   const claimEl = h('div', { class: 'claims', hidden: true });
   const errorEl = h('p', { class: 'error', role: 'alert', hidden: true });
   const connEl = h('p', { class: 'conn', hidden: true }, d.reconnecting);
@@ -140,7 +143,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       h(
         'aside',
         { class: 'side' },
-        h('div', { class: 'card' }, statusEl, resultEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, controlsEl),
+        h('div', { class: 'card' }, statusEl, resultEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
         a11y,
       ),
     ),
@@ -237,6 +240,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       movable: { color: pos.turn, dests: new Map() },
     });
     lastBoardKey = '';
+    viewPly = null;
     const offer = offerWithMove;
     offerWithMove = false;
     const g = grant;
@@ -319,6 +323,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     lastOffer = s.draw_offer ?? null;
     lastCount = count;
     lastStatus = s.status;
+    // The opponent has moved: a player looking at the past is brought back to the game.
+    if (newMove && myTurn()) viewPly = null;
     render();
     if (newMove && myTurn()) cg.playPremove();
   }
@@ -341,20 +347,23 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const s = state;
     const pos = current();
     const me = mySeat();
-    const last = s.moves[s.moves.length - 1];
+    if (viewPly !== null && (!rp || !rp.complete || viewPly >= s.moves.length)) viewPly = null;
+    const shownPly = viewPly ?? s.moves.length;
+    const last = s.moves[shownPly - 1];
     const lastMove = last ? ([last.uci.slice(0, 2), last.uci.slice(2, 4)] as Key[]) : undefined;
-    const canMove = playing() && me !== null;
+    const viewed = viewPly !== null && rp ? rp.positions[viewPly] : null;
+    const canMove = playing() && me !== null && viewed === null;
     // Touch the board only when what it shows changes: a redundant update in the middle of a
     // click or drag would lose the player's selection or premove.
-    const boardKey = [s.fen, orientation, s.turn, lastMove?.join(''), canMove ? me : '-', s.status, chess960()].join('|');
+    const boardKey = [s.fen, orientation, s.turn, lastMove?.join(''), canMove ? me : '-', s.status, chess960(), viewPly].join('|');
     if (boardKey !== lastBoardKey) {
       lastBoardKey = boardKey;
       cg.set({
-        fen: s.fen,
+        fen: viewed ? makeFen(viewed.toSetup()) : s.fen,
         orientation,
-        turnColor: s.turn,
+        turnColor: viewed ? viewed.turn : s.turn,
         lastMove,
-        check: pos && pos.isCheck() ? s.turn : false,
+        check: viewed ? (viewed.isCheck() ? viewed.turn : false) : pos && pos.isCheck() ? s.turn : false,
         movable: {
           color: canMove ? me : undefined,
           dests: canMove && s.turn === me && pos ? (legalDests(pos, chess960()) as Map<Key, Key[]>) : new Map(),
@@ -555,7 +564,21 @@ export function renderGame(root: HTMLElement, id: string): () => void {
         if (color === 'black') li.append(h('span', { class: 'san empty' }, '…'));
         items.push(li);
       }
-      li.append(h('span', { class: `san ${i === s.moves.length - 1 ? 'last' : ''}`, dir: 'ltr', 'data-ply': i + 1 }, text));
+      const current = viewPly === null ? i === s.moves.length - 1 : i === viewPly - 1;
+      li.append(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `san ${current ? 'last' : ''}`,
+            dir: 'ltr',
+            'data-ply': i + 1,
+            'aria-current': current ? 'step' : null,
+            onclick: () => view(i + 1),
+          },
+          text,
+        ),
+      );
       if (color === 'black') {
         num += 1;
         li = null;
@@ -563,8 +586,34 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     });
     blackFirst = false;
     movesEl.replaceChildren(...(items.length ? items : [h('li', { class: 'empty' }, t().noMoves)]));
-    movesEl.scrollTop = movesEl.scrollHeight;
+    if (viewPly === null) movesEl.scrollTop = movesEl.scrollHeight;
+    liveBtn.hidden = viewPly === null;
   }
+
+  /** Looks at the position after `ply` half-moves; the last one is the game now. */
+  function view(ply: number | null): void {
+    if (!state || !rp || !rp.complete) return;
+    const n = state.moves.length;
+    viewPly = ply === null || ply >= n ? null : Math.max(0, ply);
+    render();
+    // Keep the focus in the list (it was re-drawn) so that the arrow keys go on working.
+    const focusPly = viewPly === null ? n : Math.max(1, viewPly);
+    (movesEl.querySelector(`[data-ply="${focusPly}"]`) as HTMLElement | null)?.focus();
+  }
+
+  // Arrow keys walk through the game when the move list has the focus.
+  movesEl.addEventListener('keydown', (e) => {
+    if (!state) return;
+    const n = state.moves.length;
+    const at = viewPly ?? n;
+    const rtl = document.documentElement.dir === 'rtl';
+    const step: Record<string, number> = { ArrowLeft: rtl ? 1 : -1, ArrowRight: rtl ? -1 : 1, ArrowUp: -2, ArrowDown: 2 };
+    if (e.key in step) view(at + step[e.key]);
+    else if (e.key === 'Home') view(0);
+    else if (e.key === 'End') view(null);
+    else return;
+    e.preventDefault();
+  });
 
   function renderControls(): void {
     if (!state) return;
