@@ -213,3 +213,99 @@ fn lichess_unfair_timeouts_full_mode() {
     }
     tally.report("lichess unfair timeouts (full)");
 }
+
+/// Every position of every game of a PGN file (simple movetext reader: comments, variations,
+/// move numbers and results are skipped; fine for the lichess export format).
+fn positions_of_pgn(text: &str) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut pos = Position::new();
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            if line.starts_with("[Event ") {
+                pos = Position::new();
+            }
+            continue;
+        }
+        let mut token = String::new();
+        let flush = |token: &mut String, pos: &mut Position, out: &mut Vec<Position>| {
+            let t = std::mem::take(token);
+            if t.is_empty()
+                || t.ends_with('.')
+                || t.contains('-') && !t.starts_with('O')
+                || t == "*"
+            {
+                return;
+            }
+            let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if t.is_empty() {
+                return;
+            }
+            if let Ok(m) = pos.parse_san(t) {
+                pos.play_unchecked(m);
+                out.push(*pos);
+            }
+        };
+        for c in line.chars() {
+            if in_comment {
+                in_comment = c != '}';
+                continue;
+            }
+            match c {
+                '{' => in_comment = true,
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                c if c.is_whitespace() => {
+                    if depth == 0 {
+                        flush(&mut token, &mut pos, &mut out);
+                    }
+                    token.clear();
+                }
+                c => token.push(c),
+            }
+        }
+        if depth == 0 {
+            flush(&mut token, &mut pos, &mut out);
+        }
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs ARBITER_DATA; a measurement, prints figures (see BENCHMARKS.md)"]
+fn quick_mode_cost_over_every_position_of_real_games() {
+    let mut positions = Vec::new();
+    for rel in [
+        "pgn/pgn-reader-benches/lichess_db_1000k.pgn",
+        "pgn/pgn-reader-benches/twic1599_1000k.pgn",
+    ] {
+        positions.extend(positions_of_pgn(&data_file(rel).expect("ARBITER_DATA")));
+    }
+    assert!(
+        positions.len() > 50_000,
+        "read {} positions",
+        positions.len()
+    );
+    let mut dead = 0;
+    let mut worst = Duration::ZERO;
+    let start = Instant::now();
+    for p in &positions {
+        let t = Instant::now();
+        if is_dead(p, Mode::Quick) == Some(true) {
+            dead += 1;
+            if std::env::var_os("ARBITER_DEAD_VERBOSE").is_some() {
+                eprintln!("dead: {}", p.fen());
+            }
+        }
+        worst = worst.max(t.elapsed());
+    }
+    let total = start.elapsed();
+    eprintln!(
+        "quick mode over {} positions of real games: mean {:.2} µs, worst {:.1} µs, {} dead",
+        positions.len(),
+        total.as_secs_f64() * 1e6 / positions.len() as f64,
+        worst.as_secs_f64() * 1e6,
+        dead
+    );
+}
