@@ -120,3 +120,19 @@ test('abort_before_both_have_moved_and_not_after', async () => {
   await w.ctx.close();
   await b.ctx.close();
 });
+
+test('promotion_by_clicks_asks_for_the_piece_art_3_7_e', async () => {
+  const { w, b } = await newGame(async (p) => {
+    await p.locator('[data-testid=variant]').selectOption('fen');
+    await p.locator('input[placeholder^="rnbqkbnr"]').fill('7k/P7/8/8/8/8/8/K7 w - - 0 1');
+  });
+  const A = w.page;
+  const { clickMove, boardPieces } = await import('./harness.mjs');
+  await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
+  await clickMove(A, 'a7a8');
+  await A.locator('.promo button[data-role=knight]').click();
+  await waitFor(async () => (await moveList(b.page)).join(' ') === 'a8=N', 'a8=N on B');
+  assert.equal((await boardPieces(b.page)).a8, 'white knight');
+  await w.ctx.close();
+  await b.ctx.close();
+});
