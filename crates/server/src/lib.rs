@@ -74,7 +74,7 @@ pub enum ServerError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Bind {
         /// The address.
         addr: SocketAddr,
@@ -225,17 +225,12 @@ pub fn run(config: Config) -> Result<(), ServerError> {
         .build()?;
     rt.block_on(async move {
         let server = start(config).await?;
-        let signal = shutdown_signal();
-        tokio::pin!(signal);
         let addr = server.addr();
         eprintln!("arbiter: serving on http://{addr}/ (Ctrl-C or SIGTERM to stop)");
-        tokio::select! {
-            () = &mut signal => {
-                tracing::info!("shutting down");
-                server.shutdown().await;
-                Ok(())
-            }
-        }
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        server.shutdown().await;
+        Ok(())
     })
 }
 

@@ -5,6 +5,7 @@ pub mod dead;
 pub mod inspect;
 pub mod perft;
 pub mod pgn;
+pub mod serve;
 pub mod uci;
 
 use anyhow::{anyhow, Result};

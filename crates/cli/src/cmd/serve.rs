@@ -1,0 +1,34 @@
+//! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]`
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Parser;
+
+/// Arguments of `arbiter serve`.
+#[derive(Parser)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080", env = "ARBITER_ADDR")]
+    addr: SocketAddr,
+    /// Database: a file path or sqlite:// URL (embedded SQLite, created if missing), or a
+    /// postgres:// URL. Migrations run at start.
+    #[arg(long, default_value = "arbiter.db", env = "ARBITER_DB")]
+    db: String,
+    /// Largest network lag credited to a move, in ms (also the grace before a flag is declared).
+    #[arg(long, default_value_t = arbiter_server::live::LAG_ALLOWANCE_MS)]
+    lag_allowance_ms: u64,
+}
+
+/// Runs the server until SIGTERM or Ctrl-C (graceful shutdown).
+pub fn run(args: Args) -> Result<ExitCode> {
+    let config = arbiter_server::Config {
+        addr: args.addr,
+        db: args.db,
+        lag_allowance_ms: args.lag_allowance_ms,
+        ..arbiter_server::Config::default()
+    };
+    arbiter_server::run(config)?;
+    Ok(ExitCode::SUCCESS)
+}
