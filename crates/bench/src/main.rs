@@ -5,6 +5,7 @@
 //! cargo run --release -p arbiter-bench            # the four positions, best of 3 runs
 //! cargo run --release -p arbiter-bench -- --reps 5
 //! cargo run --release -p arbiter-bench -- --quick # one depth less, for a smoke test
+//! cargo run --release -p arbiter-bench -- --lib arbiter  # one library only (profiling)
 //! ```
 //!
 //! Times are the thread's CPU time where Linux reports it (so other processes on a shared
@@ -144,6 +145,7 @@ const LIBS: [(&str, Perft); 3] = [
 fn main() {
     let mut reps = 3;
     let mut quick = false;
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -155,8 +157,9 @@ fn main() {
                     .unwrap_or_else(|| fail("--reps needs a positive number"));
             }
             "--quick" => quick = true,
+            "--lib" => only = Some(args.next().unwrap_or_else(|| fail("--lib needs a name"))),
             "-h" | "--help" => {
-                println!("usage: arbiter-bench [--reps N] [--quick]");
+                println!("usage: arbiter-bench [--reps N] [--quick] [--lib arbiter|cozy|shakmaty]");
                 return;
             }
             other => fail(&format!("unknown argument '{other}' (try --help)")),
@@ -166,14 +169,22 @@ fn main() {
         eprintln!("warning: debug build; run with --release for meaningful figures");
     }
 
+    let libs: Vec<(&str, Perft)> = LIBS
+        .iter()
+        .copied()
+        .filter(|(name, _)| only.as_ref().is_none_or(|o| name.starts_with(o.as_str())))
+        .collect();
+    if libs.is_empty() {
+        fail("--lib matches no library (arbiter, cozy, shakmaty)");
+    }
     println!(
         "| position | depth | nodes | {} |",
-        LIBS.iter()
+        libs.iter()
             .map(|(name, _)| format!("{name} s | {name} Mnps"))
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    println!("|---|---:|---:|{}", "---:|".repeat(2 * LIBS.len()));
+    println!("|---|---:|---:|{}", "---:|".repeat(2 * libs.len()));
     let mut ok = true;
     let mut slower = Vec::new();
     for (i, case) in CASES.iter().enumerate() {
@@ -184,7 +195,7 @@ fn main() {
         };
         let mut cells = Vec::new();
         let mut secs = Vec::new();
-        for (name, perft) in LIBS {
+        for &(name, perft) in &libs {
             let mut best = f64::INFINITY;
             for _ in 0..reps {
                 let watch = Stopwatch::start();
@@ -202,7 +213,7 @@ fn main() {
             secs.push(best);
             cells.push(format!("{best:.3} | {:.1}", expected as f64 / best / 1e6));
         }
-        if secs[0] > secs[1] {
+        if libs.len() == LIBS.len() && secs[0] > secs[1] {
             slower.push(case.name);
         }
         println!(
@@ -218,7 +229,9 @@ fn main() {
         "wall time"
     };
     println!("best of {reps} runs per cell ({clock}); all three libraries agree on every node count: {ok}");
-    if slower.is_empty() {
+    if libs.len() < LIBS.len() {
+        // One library only (profiling): no comparison.
+    } else if slower.is_empty() {
         println!("arbiter-rules is at or above cozy-chess on every position");
     } else {
         println!(
