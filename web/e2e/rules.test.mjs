@@ -136,3 +136,30 @@ test('promotion_by_clicks_asks_for_the_piece_art_3_7_e', async () => {
   await w.ctx.close();
   await b.ctx.close();
 });
+
+test('art_9_1_2_1_an_offer_made_on_move_goes_with_the_move_and_is_accepted', async () => {
+  const { w, b } = await newGame(async () => {});
+  const A = w.page;
+  const B = b.page;
+  for (const [p, m] of [[A, 'e4'], [B, 'e5']]) {
+    const n = (await moveList(p)).length;
+    await waitFor(async () => (await moveList(p)).length === n, 'turn');
+    await p.locator('[data-testid=move-input]').fill(m);
+    await p.locator('[data-testid=move-input]').press('Enter');
+    await waitFor(async () => (await moveList(p)).length === n + 1, m);
+  }
+  await waitFor(async () => (await moveList(A)).length === 2, 'e5 on A');
+  // White is on move: the offer waits for White's move.
+  await A.locator('[data-testid=offer-draw]').click();
+  assert.equal(await A.locator('[data-testid=offer-draw]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await B.locator('[data-testid=accept-draw]').count(), 0, 'not offered before the move');
+  await A.locator('[data-testid=move-input]').fill('Nf3');
+  await A.locator('[data-testid=move-input]').press('Enter');
+  await B.locator('[data-testid=accept-draw]').click();
+  for (const p of [A, B]) {
+    await p.locator('[data-testid=result]').waitFor();
+    assert.equal(await p.locator('[data-testid=result]').getAttribute('data-text'), 'Draw — agreement, Art. 5.2.3');
+  }
+  await w.ctx.close();
+  await b.ctx.close();
+});
