@@ -180,7 +180,8 @@ fn frozen_no(pos: &Position, side: Color) -> bool {
     // ahead (computed to a fixpoint).
     let white_pawns = pawns & b.by_color(Color::White);
     let black_pawns = pawns & b.by_color(Color::Black);
-    let mut all_fixed = (white_pawns & black_pawns.shift_down()) | (black_pawns & white_pawns.shift_up());
+    let mut all_fixed =
+        (white_pawns & black_pawns.shift_down()) | (black_pawns & white_pawns.shift_up());
     loop {
         let next = all_fixed
             | (white_pawns & all_fixed.shift_down())
@@ -404,7 +405,8 @@ impl Search {
                     } else {
                         // Pieces gather round their own king, where they can block its flight.
                         let own_king = pos.king(!winner);
-                        score += 2 * (m.from.distance(own_king) as i32 - m.to.distance(own_king) as i32);
+                        score +=
+                            2 * (m.from.distance(own_king) as i32 - m.to.distance(own_king) as i32);
                     }
                     if let Some(p) = m.promotion {
                         score += if p == Role::Queen { 0 } else { 10 };
