@@ -385,3 +385,29 @@ fn pgn_8_2_comment_with_closing_brace_round_trips_as_rest_of_line_comment() {
     assert!(text.contains("1. e4 ;a {b} c\n1... e5 *"), "{text}");
     round_trip(&g);
 }
+
+#[test]
+fn reader_reads_escape_lines_semicolon_comments_nags_clocks_and_nested_variations() {
+    let pgn = "% an escape line\n[Event \"E\"]\n[Variant \"Fischer Random\"]\n[SetUp \"1\"]\n\
+               [FEN \"rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1\"]\n\n\
+               1. O-O! $14 {[%clk 1:59:58.3] [%emt 0:00:02]} ; rest of line\n\
+               % escape inside movetext\n\
+               1... a6 ( 1... O-O-O?! {(=)} ( 1... a5 ) 2. a3 ) 2. a3 1/2-1/2\n";
+    let g = GameRecord::from_pgn(pgn).unwrap();
+    assert!(g.tags.is_chess960());
+    let first = &g.moves.nodes[0];
+    assert_eq!(first.nags, vec![Nag::GOOD_MOVE, Nag(14)]);
+    assert_eq!(first.clock, Some(Duration::new(7198, 300_000_000)));
+    assert_eq!(first.emt, Some(Duration::from_secs(2)));
+    assert_eq!(first.comments, vec!["rest of line"]);
+    let second = &g.moves.nodes[1];
+    assert_eq!(second.variations.len(), 1);
+    let var = &second.variations[0];
+    assert_eq!(var.nodes.len(), 2);
+    assert_eq!(var.nodes[0].nags, vec![Nag::DUBIOUS_MOVE]);
+    assert!(var.nodes[0].draw_offer);
+    assert_eq!(var.nodes[0].variations[0].nodes.len(), 1);
+    assert_eq!(g.moves.len(), 3);
+    assert_eq!(g.result, GameResult::Draw);
+    round_trip(&g);
+}
