@@ -10,7 +10,8 @@
 //! stored event carries its game time, so replaying the log through the game crate rebuilds
 //! the clocks exactly. After a restart a game's time resumes from its last stored event:
 //! **downtime is not counted** against either player, and neither is the time between the
-//! last acknowledged event and the crash.
+//! last acknowledged event and the crash: a crash is an interruption of play, for which the
+//! arbiter stops both clocks (Art. 6.11.1) until play resumes (6.11.3).
 //!
 //! # Lag
 //! A client may report its one-way network lag with a move (`lag_ms`); the server credits at
