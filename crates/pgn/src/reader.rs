@@ -103,9 +103,11 @@ pub trait Visitor {
 
 #[derive(Clone, Copy)]
 struct Frame {
+    /// The position before `pending` (where a variation of the last move starts).
     pos: Position,
-    /// The position before the last move of this line (where a variation starts).
-    prev: Option<Position>,
+    /// The last move of this line, played into `pos` only when the next move comes: so no
+    /// position is copied per move, only per variation.
+    pending: Option<Move>,
 }
 
 /// Reads games from any [`Read`] (a file, stdin, a byte slice) without loading it whole.
@@ -157,6 +159,15 @@ const DELIM_HI: u64 =
 fn is_delim(b: u8) -> bool {
     let mask = if b < 64 { DELIM_LO } else { DELIM_HI };
     b < 128 && (mask >> (b & 63)) & 1 != 0
+}
+
+/// Whether any byte of `word` equals `b` (the classic zero-byte test on `word ^ bbbbbbbb`).
+#[inline]
+fn has_byte(word: u64, b: u8) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let x = word ^ (LO * u64::from(b));
+    x.wrapping_sub(LO) & !x & HI != 0
 }
 
 /// UTF-8 if it is, Latin-1 otherwise (never fails: real files mix encodings).
@@ -435,7 +446,7 @@ impl<R: Read> Reader<R> {
         self.stack.clear();
         self.stack.push(Frame {
             pos: start,
-            prev: None,
+            pending: None,
         });
         // Nesting depth while skipping (after an error) and of a variation being skipped.
         let mut skip_depth: usize = 0;
@@ -508,7 +519,7 @@ impl<R: Read> Reader<R> {
                         var_skip += 1;
                     } else {
                         let top = self.stack.last().expect("main line frame");
-                        match top.prev {
+                        match top.pending {
                             None => var_skip = 1, // nothing to vary yet: ignored
                             Some(_) if self.stack.len() > MAX_VARIATION_DEPTH => {
                                 v.error(ReadError {
@@ -518,14 +529,12 @@ impl<R: Read> Reader<R> {
                                 skipping = true;
                                 skip_depth = self.stack.len();
                             }
-                            Some(prev) => {
+                            Some(_) => {
                                 if v.begin_variation() == Control::Skip {
                                     var_skip = 1;
                                 } else {
-                                    self.stack.push(Frame {
-                                        pos: prev,
-                                        prev: None,
-                                    });
+                                    let pos = top.pos;
+                                    self.stack.push(Frame { pos, pending: None });
                                 }
                             }
                         }
@@ -629,13 +638,15 @@ impl<R: Read> Reader<R> {
                     }
                     let tok: &[u8] = &self.buf[tok_range];
                     let frame = self.stack.last_mut().expect("frame");
+                    if let Some(m) = frame.pending.take() {
+                        frame.pos.play_unchecked(m);
+                    }
                     match classify(tok, &frame.pos) {
                         Token::Nothing => {}
                         Token::Nag(n) => v.nag(n),
                         Token::Move(m, nag) => {
                             v.mv(&frame.pos, m);
-                            frame.prev = Some(frame.pos);
-                            frame.pos.play_unchecked(m);
+                            frame.pending = Some(m);
                             if let Some(n) = nag {
                                 v.nag(n);
                             }
@@ -676,6 +687,14 @@ impl<R: Read> Reader<R> {
             // Most comments are short (`{ [%clk 0:05:00] }`): a plain loop beats memchr.
             let end = self.end.min(self.pos + 64);
             let mut i = self.pos;
+            // Eight bytes at a time while none is `}` or a line break (SWAR).
+            while i + 8 <= end {
+                let word = u64::from_le_bytes(self.buf[i..i + 8].try_into().expect("8 bytes"));
+                if has_byte(word, b'}') || has_byte(word, b'\n') {
+                    break;
+                }
+                i += 8;
+            }
             while i < end {
                 match self.buf[i] {
                     b'}' => {
@@ -972,6 +991,13 @@ fn parse_tag_line(line: &[u8], value: &mut Vec<u8>, mut f: impl FnMut(&[u8], &[u
         if i < n && line[i] == b'"' {
             i += 1;
             while i < n {
+                // Copy up to the next quote or backslash in one go.
+                let run = memchr::memchr2(b'"', b'\\', &line[i..]).unwrap_or(n - i);
+                value.extend_from_slice(&line[i..i + run]);
+                i += run;
+                if i >= n {
+                    break;
+                }
                 let c = line[i];
                 if c == b'\\' && i + 1 < n && (line[i + 1] == b'"' || line[i + 1] == b'\\') {
                     value.push(line[i + 1]);
@@ -1057,6 +1083,17 @@ mod tests {
     fn token_delimiters_are_whitespace_brackets_and_annotation_marks() {
         let delims: Vec<u8> = (0..=255u8).filter(|&b| is_delim(b)).collect();
         assert_eq!(delims, b"\t\n\x0b\x0c\r $();[]{}".to_vec());
+    }
+
+    #[test]
+    fn swar_byte_test_finds_every_position() {
+        for pos in 0..8 {
+            let mut bytes = *b"abcdefgh";
+            bytes[pos] = b'}';
+            assert!(has_byte(u64::from_le_bytes(bytes), b'}'));
+            assert!(!has_byte(u64::from_le_bytes(bytes), b'\n'));
+        }
+        assert!(!has_byte(u64::from_le_bytes(*b"[%clk 0:"), b'}'));
     }
 
     #[test]
