@@ -14,7 +14,10 @@
 //!   `ARBITER_PYTHON`, which must have `chess` installed.
 //!
 //! Where the two libraries define a fact differently (not a disagreement about the Laws), the
-//! comparison maps one onto the other; each such place says why.
+//! comparison maps one onto the other; each such place says why. The one place where
+//! python-chess falls short of the Laws is the dead position (Art. 5.2.2): it only knows
+//! insufficient material, so a game arbiter ends as dead goes on there. Those outcomes are
+//! excluded explicitly, and checked instead by requiring that no checkmate follows.
 
 use arbiter_rules::{CastlingMode, Color, History, Position, Termination};
 use serde_json::Value;
@@ -42,12 +45,16 @@ struct Stats {
     castling_moves: usize,
     en_passant_moves: usize,
     promotion_moves: usize,
+    /// Plies arbiter found dead (Art. 5.2.2) beyond python-chess's insufficient material.
+    dead: usize,
 }
 
 /// Replays the games of a JSON-lines fixture and compares every fact with arbiter-rules.
 struct Checker {
     history: Option<History>,
     game: i64,
+    /// The ply at which arbiter first found this game's position dead (Art. 5.2.2).
+    dead_since: Option<i64>,
     failures: Vec<String>,
     stats: Stats,
 }
@@ -67,6 +74,7 @@ impl Checker {
         Checker {
             history: None,
             game: -1,
+            dead_since: None,
             failures: Vec::new(),
             stats: Stats::default(),
         }
@@ -90,6 +98,7 @@ impl Checker {
         let chess960 = flag(&rec, "c960");
         if game != self.game {
             self.game = game;
+            self.dead_since = None;
             self.stats.games += 1;
             let mode = if chess960 {
                 CastlingMode::Chess960
@@ -237,7 +246,28 @@ impl Checker {
             }),
         );
         let theirs = (rec["outcome"].as_str(), rec["winner"].as_str());
-        if ours != theirs {
+        // Art. 5.2.2: a dead position ends the game; python-chess knows only insufficient
+        // material (its outcome stays `None`, or 75 moves / fivefold, which arbiter checks
+        // after deadness). Excluded from the comparison, but checked another way: no
+        // checkmate may follow in the same game (a mate would prove the position was alive).
+        let dead = ours.0 == Some(Termination::DeadPosition.name());
+        if dead {
+            self.stats.dead += 1;
+            self.dead_since
+                .get_or_insert(rec["ply"].as_i64().unwrap_or(-1));
+        }
+        if let (Some(since), true) = (self.dead_since, flag(rec, "mate")) {
+            self.fail(
+                rec,
+                format!("checkmate after arbiter called ply {since} dead"),
+            );
+        }
+        let dead_excluded = dead
+            && matches!(
+                theirs.0,
+                None | Some("seventyfive_moves") | Some("fivefold_repetition")
+            );
+        if ours != theirs && !dead_excluded {
             self.fail(
                 rec,
                 format!("outcome: python-chess {theirs:?}, arbiter {ours:?}"),
