@@ -128,9 +128,7 @@ static EMPTY_BOARD_RAYS: [[u64; 64]; 2] = {
                 if f == g || r == s {
                     t[0][sq as usize] |= 1 << other;
                 }
-                if f as i32 - g as i32 == r as i32 - s as i32
-                    || f as i32 - g as i32 == s as i32 - r as i32
-                {
+                if f - g == r - s || f - g == s - r {
                     t[1][sq as usize] |= 1 << other;
                 }
             }
