@@ -37,19 +37,31 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Wall time.
     pub time: Duration,
+    /// CPU time of the searching thread, where the system tells it (Linux), so that other
+    /// processes on a shared machine do not count.
+    pub cpu_time: Option<Duration>,
 }
 
 impl BenchResult {
-    /// Nodes per second.
+    /// Nodes per second of CPU time (of wall time where CPU time is unknown).
     pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+        let t = self.cpu_time.unwrap_or(self.time);
+        (self.nodes as f64 / t.as_secs_f64().max(1e-9)) as u64
     }
+}
+
+/// CPU time of the current thread (Linux `/proc/thread-self/schedstat`, first field in ns).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 /// Searches every bench position to `depth` with a fresh 16 MB engine per position and calls
 /// `each` with the position and its node count.
 pub fn run(depth: u32, mut each: impl FnMut(&str, u64)) -> BenchResult {
     let start = Instant::now();
+    let cpu_start = thread_cpu_time();
     let mut total = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen, CastlingMode::Standard).expect("bench FEN is valid");
@@ -60,8 +72,24 @@ pub fn run(depth: u32, mut each: impl FnMut(&str, u64)) -> BenchResult {
         total += r.nodes;
         each(fen, r.nodes);
     }
+    let cpu_time = match (cpu_start, thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
     BenchResult {
         nodes: total,
         time: start.elapsed(),
+        cpu_time,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bench_node_count_is_deterministic() {
+        let a = super::run(5, |_, _| {});
+        let b = super::run(5, |_, _| {});
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.nodes > 1_000);
     }
 }

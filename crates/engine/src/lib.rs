@@ -64,13 +64,13 @@ impl Level {
     /// (depth limit, node limit, evaluation noise in centipawns) of this level.
     const fn params(self) -> (u32, Option<u64>, i32) {
         match self.0 {
-            1 => (1, Some(400), 300),
-            2 => (2, Some(1_500), 200),
-            3 => (3, Some(4_000), 130),
-            4 => (4, Some(12_000), 80),
-            5 => (6, Some(40_000), 45),
-            6 => (8, Some(150_000), 25),
-            7 => (11, Some(600_000), 10),
+            1 => (1, Some(300), 300),
+            2 => (2, Some(1_000), 200),
+            3 => (3, Some(3_000), 130),
+            4 => (4, Some(8_000), 80),
+            5 => (5, Some(25_000), 50),
+            6 => (7, Some(80_000), 30),
+            7 => (9, Some(250_000), 15),
             _ => (search::MAX_PLY as u32, None, 0),
         }
     }
@@ -184,7 +184,7 @@ impl Engine {
         self.level
     }
 
-    /// Time kept back per move for communication delays (default 30 ms).
+    /// Time kept back per move for communication delays (default 50 ms).
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.overhead = overhead;
     }

@@ -36,7 +36,7 @@ pub struct Budget {
 }
 
 /// Time kept back on every move for the moves' transmission and process scheduling.
-pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(30);
+pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(50);
 
 /// Computes the budget for one move.
 ///
@@ -53,16 +53,20 @@ pub fn budget(clock: &ClockState, overhead: Duration) -> Budget {
     let usable = (remaining - overhead).max(0.0);
     let mtg = match clock.moves_to_go {
         Some(n) => n.clamp(1, 50) as f64,
-        None => 32.0,
+        None => 36.0,
     };
     // Keep a reserve for the remaining moves unless this is the last move before the control.
+    // A busy machine can stall a process for a while: the less time is left, the larger the
+    // share of it kept back.
     let reserve_share = if clock.moves_to_go == Some(1) {
         0.85
+    } else if usable < 1_000.0 {
+        0.25
     } else {
-        0.5
+        0.4
     };
-    let mut soft = usable / mtg + inc * 0.8 + delay * 0.9;
-    let mut hard = (soft * 3.5).min(usable * reserve_share + delay * 0.9);
+    let mut soft = usable / mtg + inc * 0.75 + delay * 0.9;
+    let mut hard = (soft * 3.0).min(usable * reserve_share + delay * 0.9);
     soft = soft.min(hard);
     if let Some(cap) = clock.max_per_move {
         let cap = (ms(cap) - overhead).max(1.0);
@@ -99,7 +103,7 @@ mod tests {
                     let b = budget(&c, DEFAULT_OVERHEAD);
                     assert!(b.soft <= b.hard);
                     assert!(
-                        b.hard <= ms(remaining.saturating_sub(30)).max(ms(1)),
+                        b.hard <= ms(remaining.saturating_sub(50)).max(ms(1)),
                         "{c:?} -> {b:?}"
                     );
                 }

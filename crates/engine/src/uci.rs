@@ -89,7 +89,7 @@ impl<W: Write + Send + 'static> State<W> {
         );
         say(
             &self.out,
-            "option name Move Overhead type spin default 30 min 0 max 5000",
+            "option name Move Overhead type spin default 50 min 0 max 5000",
         );
         say(
             &self.out,

@@ -11,7 +11,8 @@ pub struct Args {
     /// Search depth per position.
     #[arg(default_value_t = arbiter_engine::bench::DEFAULT_DEPTH)]
     depth: u32,
-    /// Print one JSON line `{"depth":D,"nodes":N,"seconds":S,"nps":X}` instead of text.
+    /// Print one JSON line `{"depth":D,"nodes":N,"seconds":S,"cpu_seconds":C,"nps":X}` instead of
+    /// text (nodes per second of CPU time where known).
     #[arg(long)]
     json: bool,
 }
@@ -31,12 +32,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "depth": args.depth,
                 "nodes": result.nodes,
                 "seconds": result.time.as_secs_f64(),
+                "cpu_seconds": result.cpu_time.map(|t| t.as_secs_f64()),
                 "nps": result.nps(),
             })
         );
     } else {
         println!("===========================");
         println!("Total time (ms) : {}", result.time.as_millis());
+        if let Some(cpu) = result.cpu_time {
+            println!("CPU time (ms)   : {}", cpu.as_millis());
+        }
         println!("Nodes searched  : {}", result.nodes);
         println!("Nodes/second    : {}", result.nps());
     }

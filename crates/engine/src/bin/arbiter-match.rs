@@ -222,6 +222,7 @@ struct Config {
     nodes: Option<u64>,
     pgn: Option<String>,
     first_opening: usize,
+    names: [Option<String>; 2],
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -234,6 +235,7 @@ fn parse_args() -> Result<Config, String> {
         nodes: None,
         pgn: None,
         first_opening: 0,
+        names: [None, None],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -263,6 +265,8 @@ fn parse_args() -> Result<Config, String> {
             }
             "--nodes" => c.nodes = Some(val(i)?.parse().map_err(|_| "bad --nodes")?),
             "--pgn" => c.pgn = Some(val(i)?),
+            "--n1" => c.names[0] = Some(val(i)?),
+            "--n2" => c.names[1] = Some(val(i)?),
             "--opening" => c.first_opening = val(i)?.parse().map_err(|_| "bad --opening")?,
             other => return Err(format!("unknown argument '{other}'")),
         }
@@ -271,7 +275,7 @@ fn parse_args() -> Result<Config, String> {
     if c.e[0].is_empty() || c.e[1].is_empty() {
         return Err(
             "usage: arbiter-match --e1 CMD --e2 CMD [--o1 K=V]... [--o2 K=V]... \
-                    [--games N] [--tc SECONDS+INC | --nodes N] [--pgn FILE] [--opening I]\n       \
+                    [--n1 NAME] [--n2 NAME] [--games N] [--tc SECONDS+INC | --nodes N] [--pgn FILE] [--opening I]\n       \
                     arbiter-match uci"
                 .into(),
         );
@@ -359,6 +363,12 @@ fn play_game(
         if cfg.nodes.is_none() {
             // Art. 6.9: the flag falls.
             if used > clock[turn.index()] {
+                eprintln!(
+                    "flag: {} used {used:?} with {:?} left at ply {}",
+                    engines[mover].name,
+                    clock[turn.index()],
+                    game.moves().len()
+                );
                 return Ok((Some(1 - mover), GameEnd::Flag, game));
             }
             clock[turn.index()] = clock[turn.index()] - used + cfg.inc;
@@ -443,7 +453,10 @@ fn main() {
         }
     };
     let mut engines = [start(0), start(1)];
-    let names = [engines[0].name.clone(), engines[1].name.clone()];
+    let names = [
+        cfg.names[0].clone().unwrap_or(engines[0].name.clone()),
+        cfg.names[1].clone().unwrap_or(engines[1].name.clone()),
+    ];
     let mut pgn_out = cfg.pgn.as_ref().map(|p| {
         std::fs::File::create(p).unwrap_or_else(|e| {
             eprintln!("cannot write {p}: {e}");
