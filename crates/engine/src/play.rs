@@ -22,7 +22,7 @@
 //! ```
 
 use crate::{ClockState, Engine, Level, Limits};
-use arbiter_game::{Game, Millis, TimeControl};
+use arbiter_game::{DelayKind, Game, Millis, Period, TimeControl};
 use arbiter_rules::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -34,48 +34,78 @@ use std::time::Duration;
 pub fn clock_state(game: &Game, now: Millis) -> Option<ClockState> {
     let color = game.turn();
     let clocks = game.clocks(now)?;
-    let remaining = Duration::from_millis(clocks.of(color));
-    match game.time_control() {
+    let tc = game.time_control();
+    let delay_used = match tc {
+        TimeControl::Periods(_) => {
+            match current_period(tc, game.moves_made(color)).and_then(|p| p.delay) {
+                // Simple delay: the clock shows the delay still to run.
+                Some(d) if d.kind == DelayKind::Simple => d.ms.saturating_sub(clocks.delay_ms),
+                // Bronstein: the clock shows what will be given back so far.
+                Some(_) => clocks.delay_ms,
+                None => 0,
+            }
+        }
+        _ => 0,
+    };
+    clock_for(tc, clocks.of(color), game.moves_made(color), delay_used)
+}
+
+/// The period in force for a player who has completed `moves_made` moves (Art. 6.3.1).
+fn current_period(tc: &TimeControl, moves_made: u32) -> Option<&Period> {
+    let TimeControl::Periods(periods) = tc else {
+        return None;
+    };
+    let mut start = 0u32;
+    for (i, p) in periods.iter().enumerate() {
+        match p.moves {
+            Some(m) if i + 1 < periods.len() && moves_made >= start + m => start += m,
+            _ => return Some(p),
+        }
+    }
+    periods.last()
+}
+
+/// The clock facts for the time manager from plain inputs (for a host that has a game's view
+/// rather than the [`Game`]): the time control, the player's time left, the moves the player
+/// has completed, and how much of this move's delay has already been used.
+pub fn clock_for(
+    tc: &TimeControl,
+    remaining_ms: Millis,
+    moves_made: u32,
+    delay_used_ms: Millis,
+) -> Option<ClockState> {
+    let remaining = Duration::from_millis(remaining_ms);
+    match tc {
         TimeControl::Periods(periods) if !periods.is_empty() => {
-            // The period of the move being made: moves completed so far decide it.
-            let k = game.moves_made(color);
+            let current = current_period(tc, moves_made)?;
+            // Moves left before the next period's time is added (Art. 6.3.1).
             let mut start = 0u32;
-            let mut current = &periods[periods.len() - 1];
             let mut moves_to_go = None;
             for (i, p) in periods.iter().enumerate() {
-                current = p;
                 match p.moves {
                     Some(m) if i + 1 < periods.len() => {
-                        if k < start + m {
-                            moves_to_go = Some(start + m - k);
+                        if moves_made < start + m {
+                            moves_to_go = Some(start + m - moves_made);
                             break;
                         }
                         start += m;
                     }
                     Some(m) => {
+                        // The last period repeats every `m` moves.
                         let m = m.max(1);
-                        moves_to_go = Some(m - (k.saturating_sub(start)) % m);
+                        moves_to_go = Some(m - moves_made.saturating_sub(start) % m);
                         break;
                     }
                     None => break,
                 }
             }
-            let delay = match current.delay {
-                Some(d) => {
-                    let used = match d.kind {
-                        // Simple delay: the clock shows the delay still to run.
-                        arbiter_game::DelayKind::Simple => d.ms.saturating_sub(clocks.delay_ms),
-                        // Bronstein: the clock shows what will be given back so far.
-                        arbiter_game::DelayKind::Bronstein => clocks.delay_ms,
-                    };
-                    Duration::from_millis(d.ms.saturating_sub(used))
-                }
-                None => Duration::ZERO,
-            };
+            let delay = current
+                .delay
+                .map_or(0, |d| d.ms.saturating_sub(delay_used_ms));
             Some(ClockState {
                 remaining,
                 increment: Duration::from_millis(current.increment_ms),
-                delay,
+                delay: Duration::from_millis(delay),
                 moves_to_go,
                 max_per_move: None,
             })
@@ -157,7 +187,7 @@ impl EnginePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arbiter_game::{Delay, DelayKind, MoveOptions, Period};
+    use arbiter_game::{Delay, MoveOptions};
 
     #[test]
     fn art_6_3_1_move_counter_gives_moves_to_go() {
@@ -210,6 +240,20 @@ mod tests {
         let c = clock_state(&game, 2_000).unwrap();
         assert_eq!(c.delay, Duration::from_millis(3_000));
         assert_eq!(c.remaining, Duration::from_millis(300_000));
+    }
+
+    #[test]
+    fn art_6_3_1_last_period_with_a_move_count_repeats() {
+        // 40/7200 repeating: after 45 moves, 35 to go.
+        let tc = TimeControl::Periods(vec![Period {
+            moves: Some(40),
+            time_ms: 7_200_000,
+            increment_ms: 0,
+            delay: None,
+        }]);
+        let c = clock_for(&tc, 1_000_000, 45, 0).unwrap();
+        assert_eq!(c.moves_to_go, Some(35));
+        assert!(clock_for(&TimeControl::Untimed, 0, 0, 0).is_none());
     }
 
     #[test]
