@@ -1,6 +1,7 @@
 //! `arbiter-match`: a small match runner speaking UCI to two engines (in the spirit of
 //! cutechess-cli), used to measure the engine's strength. `arbiter-match uci` runs the
-//! Arbiter engine itself over UCI, so the runner can play against itself without the CLI.
+//! Arbiter engine itself over UCI, so the runner can play against itself without the CLI;
+//! `arbiter-match bench [DEPTH]` runs the same bench as `arbiter bench`.
 //!
 //! ```text
 //! arbiter-match --e1 "target/release/arbiter-match uci" --o1 "Skill Level=8" \
@@ -436,6 +437,22 @@ fn main() {
             eprintln!("arbiter-match: {e}");
             std::process::exit(1);
         }
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("bench") {
+        // The same bench as `arbiter bench`, without building the whole CLI.
+        let depth = std::env::args()
+            .nth(2)
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(arbiter_engine::bench::DEFAULT_DEPTH);
+        let r = arbiter_engine::bench::run(depth, |fen, n| println!("{n:>10}  {fen}"));
+        println!(
+            "depth {depth}: {} nodes, {:.3} s wall, {:.3} s CPU, {} nodes/s",
+            r.nodes,
+            r.time.as_secs_f64(),
+            r.cpu_time.unwrap_or(r.time).as_secs_f64(),
+            r.nps()
+        );
         return;
     }
     let cfg = match parse_args() {
