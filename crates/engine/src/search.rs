@@ -188,6 +188,22 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Art. 5.2.2 for locked pawn walls: when every pawn is blocked and only kings, pawns and
+/// bishops remain, ask the rules crate's quick dead-position analysis (material and frozen
+/// structure), which proves that neither side can ever mate. The precondition keeps the
+/// analysis off the hot path.
+fn is_frozen_dead(pos: &Position) -> bool {
+    let b = pos.board();
+    if (b.knights() | b.rooks() | b.queens()).any() || b.pawns().is_empty() {
+        return false;
+    }
+    let white = b.pawns() & b.by_color(arbiter_rules::Color::White);
+    let black = b.pawns() & b.by_color(arbiter_rules::Color::Black);
+    let occ = b.occupied();
+    let blocked = (white.shift_up() & !occ).is_empty() && (black.shift_down() & !occ).is_empty();
+    blocked && arbiter_rules::dead::is_dead(pos, arbiter_rules::dead::Mode::Quick) == Some(true)
+}
+
 fn has_non_pawn_material(pos: &Position) -> bool {
     let b = pos.board();
     let ours = b.by_color(pos.turn());
@@ -258,7 +274,7 @@ impl<'a> Searcher<'a> {
             return true;
         }
         // Art. 5.2.2: no sequence of legal moves can mate.
-        if pos.is_insufficient_material() {
+        if pos.is_insufficient_material() || is_frozen_dead(pos) {
             return true;
         }
         // Art. 9.2: the same position again. Within the search one repetition is enough.
@@ -746,6 +762,31 @@ impl<'a> Searcher<'a> {
         }
         result.nodes = self.nodes;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_rules::CastlingMode;
+
+    #[test]
+    fn art_5_2_2_locked_pawn_wall_is_a_dead_draw() {
+        // White has an extra pawn, but no king can cross the wall: nobody can ever mate.
+        let fen = "8/2k5/8/1p1p2p1/1P1P2P1/6P1/2K5/8 w - - 0 1";
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        assert!(is_frozen_dead(&pos));
+        let mut engine = crate::Engine::new();
+        let stop = AtomicBool::new(false);
+        let r = engine.search(&pos, &[], &crate::Limits::depth(8), &stop, &mut |_| {});
+        assert_eq!(r.score, Score::Cp(0));
+    }
+
+    #[test]
+    fn open_pawn_position_is_not_treated_as_dead() {
+        let fen = "8/2k5/8/1p1p4/1P1P2P1/8/2K5/8 w - - 0 1";
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        assert!(!is_frozen_dead(&pos));
     }
 }
 
