@@ -765,6 +765,18 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// Hashes of the positions of a game, from its start, for repetition detection.
+pub(crate) fn game_hashes(start: &Position, moves: &[Move]) -> (Position, Vec<u64>) {
+    let mut pos = *start;
+    let mut hashes = Vec::with_capacity(moves.len() + MAX_PLY + 2);
+    hashes.push(pos.hash());
+    for &m in moves {
+        pos.play_unchecked(m);
+        hashes.push(pos.hash());
+    }
+    (pos, hashes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -788,16 +800,4 @@ mod tests {
         let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
         assert!(!is_frozen_dead(&pos));
     }
-}
-
-/// Hashes of the positions of a game, from its start, for repetition detection.
-pub(crate) fn game_hashes(start: &Position, moves: &[Move]) -> (Position, Vec<u64>) {
-    let mut pos = *start;
-    let mut hashes = Vec::with_capacity(moves.len() + MAX_PLY + 2);
-    hashes.push(pos.hash());
-    for &m in moves {
-        pos.play_unchecked(m);
-        hashes.push(pos.hash());
-    }
-    (pos, hashes)
 }
