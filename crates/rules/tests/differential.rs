@@ -3,8 +3,8 @@
 //! `tests/python/gen_games.py` plays seeded random games with python-chess and writes one JSON
 //! line per ply: the FEN, every legal move in UCI and SAN, check, checkmate, stalemate,
 //! insufficient material (per side), repetition (3 and 5), the fifty- and seventy-five-move
-//! facts, the claims (`can_claim_threefold_repetition`, `can_claim_fifty_moves`) and the
-//! outcome. This test replays each game with [`History`] and compares everything.
+//! facts, the claims (`can_claim_threefold_repetition`, `can_claim_fifty_moves`; and when a
+//! claim is valid only with a move, which moves) and the outcome. This test replays each game with [`History`] and compares everything.
 //!
 //! - `differential_committed_fixture` always runs, on a small fixture made by the same script
 //!   (`tests/vectors/python-chess-games.jsonl`: facts computed by python-chess, picked by
@@ -21,7 +21,7 @@
 
 use arbiter_rules::{CastlingMode, Color, History, Position, Termination};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::path::PathBuf;
 
@@ -45,6 +45,8 @@ struct Stats {
     castling_moves: usize,
     en_passant_moves: usize,
     promotion_moves: usize,
+    /// Plies where the moves allowing a claim were compared.
+    claim_moves_checked: usize,
     /// Plies arbiter found dead (Art. 5.2.2) beyond python-chess's insufficient material.
     dead: usize,
 }
@@ -220,6 +222,54 @@ impl Checker {
                 self.fail(rec, format!("{key}: python-chess {theirs}, arbiter {ours}"));
             }
         }
+        // The moves that make a claim valid when it is made with a move (Art. 9.2.1.1,
+        // 9.3.1). python-chess lists them only when no claim is valid without a move.
+        for (key, now, with_move) in [
+            (
+                "claim3_moves",
+                history.is_threefold_repetition(),
+                &(|m| history.threefold_with_move(m)) as &dyn Fn(arbiter_rules::Move) -> bool,
+            ),
+            (
+                "claim50_moves",
+                history.is_fifty_moves() && has_move,
+                &|m| {
+                    let mut after = pos;
+                    after.play_unchecked(m);
+                    history.fifty_moves_with_move(m) && after.has_legal_move()
+                },
+            ),
+        ] {
+            let claim = if key == "claim3_moves" {
+                "claim3"
+            } else {
+                "claim50"
+            };
+            if now || !flag(rec, claim) {
+                continue;
+            }
+            let theirs: BTreeSet<&str> = rec[key]
+                .as_array()
+                .expect(key)
+                .iter()
+                .map(|v| v.as_str().expect("uci"))
+                .collect();
+            let ours: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .filter(|&&m| with_move(m))
+                .map(|&m| pos.uci(m))
+                .collect();
+            let ours: BTreeSet<&str> = ours.iter().map(String::as_str).collect();
+            if ours != theirs {
+                self.fail(
+                    rec,
+                    format!("{key}: python-chess {theirs:?}, arbiter {ours:?}"),
+                );
+            }
+            self.stats.claim_moves_checked += 1;
+        }
+
         let s = &mut self.stats;
         for (key, counter) in [
             ("check", &mut s.checks),
@@ -322,6 +372,7 @@ fn differential_committed_fixture() {
         ("seventy-five moves", s.seventyfive),
         ("threefold claims", s.claim_threefold),
         ("fifty-move claims", s.claim_fifty),
+        ("claims only with a move", s.claim_moves_checked),
         ("castling moves", s.castling_moves),
         ("en passant moves", s.en_passant_moves),
         ("promotion moves", s.promotion_moves),

@@ -55,6 +55,22 @@ def record(board, game_id, ply, chess960):
     legal = list(board.legal_moves)
     moves = [[board.uci(m), board.san(m)] for m in legal]
     outcome = board.outcome()
+    rep3 = board.is_repetition(3)
+    fifty = board.is_fifty_moves()
+    claim3 = board.can_claim_threefold_repetition()
+    claim50 = board.can_claim_fifty_moves()
+    # When a claim is possible only with a move (Art. 9.2.1.1, 9.3.1): the moves that allow it.
+    claim3_moves = []
+    claim50_moves = []
+    if (claim3 and not rep3) or (claim50 and not fifty):
+        for m in legal:
+            uci = board.uci(m)
+            board.push(m)
+            if claim3 and not rep3 and board.is_repetition(3):
+                claim3_moves.append(uci)
+            if claim50 and not fifty and board.is_fifty_moves():
+                claim50_moves.append(uci)
+            board.pop()
     return {
         "g": game_id,
         "ply": ply,
@@ -67,12 +83,14 @@ def record(board, game_id, ply, chess960):
         "insuf": board.is_insufficient_material(),
         "insuf_w": board.has_insufficient_material(chess.WHITE),
         "insuf_b": board.has_insufficient_material(chess.BLACK),
-        "rep3": board.is_repetition(3),
+        "rep3": rep3,
         "rep5": board.is_fivefold_repetition(),
-        "fifty": board.is_fifty_moves(),
+        "fifty": fifty,
         "seventyfive": board.is_seventyfive_moves(),
-        "claim3": board.can_claim_threefold_repetition(),
-        "claim50": board.can_claim_fifty_moves(),
+        "claim3": claim3,
+        "claim50": claim50,
+        "claim3_moves": claim3_moves,
+        "claim50_moves": claim50_moves,
         "outcome": termination_name(outcome),
         "winner": winner_name(outcome),
     }
