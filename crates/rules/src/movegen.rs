@@ -58,11 +58,139 @@ impl PieceMoves {
     }
 }
 
-impl Position {
-    /// Generates the legal moves grouped by piece, calling `f` for each group with any
-    /// destinations. Stops early and returns `true` as soon as `f` returns `true`.
+/// Receives generated moves. `piece` gets all moves of one piece; `pawns` gets pawn moves
+/// given set-wise: each destination `to` with origin `to - delta` (square index arithmetic).
+/// Returning `true` stops the generation.
+pub(crate) trait Sink {
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard) -> bool;
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool;
+}
+
+#[inline]
+fn pawn_from(to: Square, delta: i8) -> Square {
+    Square::new_unchecked((to.index() as i8 - delta) as u8)
+}
+
+/// Calls `f(from, to)` for each pawn move of a set, expanding promotions.
+#[inline]
+fn for_each_pawn_move(to: Bitboard, delta: i8, mut f: impl FnMut(Move)) {
+    for t in to {
+        let from = pawn_from(t, delta);
+        if Bitboard::BACKRANKS.contains(t) {
+            for role in Role::PROMOTIONS {
+                f(Move::with_promotion(from, t, role));
+            }
+        } else {
+            f(Move::new(from, t));
+        }
+    }
+}
+
+#[inline]
+fn pawn_count(to: Bitboard) -> usize {
+    let promo = to & Bitboard::BACKRANKS;
+    if promo.is_empty() {
+        to.count() as usize
+    } else {
+        (to.count() + 3 * promo.count()) as usize
+    }
+}
+
+struct CountSink(usize);
+
+impl Sink for CountSink {
     #[inline]
-    pub fn generate(&self, mut f: impl FnMut(PieceMoves) -> bool) -> bool {
+    fn piece(&mut self, role: Role, _from: Square, to: Bitboard) -> bool {
+        self.0 += if role == Role::Pawn {
+            pawn_count(to)
+        } else {
+            to.count() as usize
+        };
+        false
+    }
+    #[inline]
+    fn pawns(&mut self, to: Bitboard, _delta: i8) -> bool {
+        self.0 += pawn_count(to);
+        false
+    }
+}
+
+struct ListSink<'a>(&'a mut MoveList);
+
+impl Sink for ListSink<'_> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
+        PieceMoves { role, from, to }.for_each(|m| self.0.push(m));
+        false
+    }
+    #[inline]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        for_each_pawn_move(to, delta, |m| self.0.push(m));
+        false
+    }
+}
+
+struct FnSink<F>(F);
+
+impl<F: FnMut(PieceMoves) -> bool> Sink for FnSink<F> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
+        (self.0)(PieceMoves { role, from, to })
+    }
+    #[inline]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        for t in to {
+            let pm = PieceMoves {
+                role: Role::Pawn,
+                from: pawn_from(t, delta),
+                to: Bitboard::from_square(t),
+            };
+            if (self.0)(pm) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+struct PerftSink<'a> {
+    pos: &'a Position,
+    depth: u32,
+    total: u64,
+}
+
+impl Sink for PerftSink<'_> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard) -> bool {
+        PieceMoves { role, from, to }.for_each(|m| {
+            let mut child = *self.pos;
+            child.play_with_role(m, role);
+            self.total += child.perft(self.depth - 1);
+        });
+        false
+    }
+    #[inline]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        for_each_pawn_move(to, delta, |m| {
+            let mut child = *self.pos;
+            child.play_with_role(m, Role::Pawn);
+            self.total += child.perft(self.depth - 1);
+        });
+        false
+    }
+}
+
+impl Position {
+    /// Generates the legal moves in groups, calling `f` for each group with any destinations:
+    /// all moves of a piece together, except that pawn moves may come one per group. Stops
+    /// early and returns `true` as soon as `f` returns `true`.
+    #[inline]
+    pub fn generate(&self, f: impl FnMut(PieceMoves) -> bool) -> bool {
+        self.generate_into(&mut FnSink(f))
+    }
+
+    #[inline]
+    pub(crate) fn generate_into<S: Sink>(&self, sink: &mut S) -> bool {
         let us = self.turn;
         let them = !us;
         let b = &self.board;
@@ -83,13 +211,7 @@ impl Position {
         if checkers.is_empty() {
             king_to |= self.castling_destinations(king, occ);
         }
-        if king_to.any()
-            && f(PieceMoves {
-                role: Role::King,
-                from: king,
-                to: king_to,
-            })
-        {
+        if king_to.any() && sink.piece(Role::King, king, king_to) {
             return true;
         }
         if checkers.more_than_one() {
@@ -115,13 +237,7 @@ impl Position {
 
         for from in b.knights() & (ours - pinned) {
             let to = attacks::knight_attacks(from) & target;
-            if to.any()
-                && f(PieceMoves {
-                    role: Role::Knight,
-                    from,
-                    to,
-                })
-            {
+            if to.any() && sink.piece(Role::Knight, from, to) {
                 return true;
             }
         }
@@ -139,52 +255,77 @@ impl Position {
                 if pinned.contains(from) {
                     to &= attacks::line(king, from);
                 }
-                if to.any() && f(PieceMoves { role, from, to }) {
+                if to.any() && sink.piece(role, from, to) {
                     return true;
                 }
             }
         }
 
-        // Pawns (Art. 3.7).
+        // Pawns (Art. 3.7): set-wise for pawns that are not pinned.
         let pawns = b.pawns() & ours;
         let empty = !occ;
+        let free = pawns - pinned;
+        const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+        const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+        let (single, double, left, right, d) = match us {
+            Color::White => {
+                let one = free.shift_up() & empty;
+                let two = (one & Bitboard::rank(Rank::THIRD)).shift_up() & empty;
+                (
+                    one & target,
+                    two & target,
+                    Bitboard((free & NOT_A).0 << 7) & theirs & target,
+                    Bitboard((free & NOT_H).0 << 9) & theirs & target,
+                    [8i8, 16, 7, 9],
+                )
+            }
+            Color::Black => {
+                let one = free.shift_down() & empty;
+                let two = (one & Bitboard::rank(Rank::SIXTH)).shift_down() & empty;
+                (
+                    one & target,
+                    two & target,
+                    Bitboard((free & NOT_A).0 >> 9) & theirs & target,
+                    Bitboard((free & NOT_H).0 >> 7) & theirs & target,
+                    [-8i8, -16, -9, -7],
+                )
+            }
+        };
+        for (set, delta) in [(single, d[0]), (double, d[1]), (left, d[2]), (right, d[3])] {
+            if set.any() && sink.pawns(set, delta) {
+                return true;
+            }
+        }
         let (push, start_rank) = match us {
             Color::White => (8i8, Rank::SECOND),
             Color::Black => (-8i8, Rank::SEVENTH),
         };
-        let start = Bitboard::rank(start_rank);
-        let ep = self.ep_square;
-        for from in pawns {
+        for from in pawns & pinned {
             let mut to = attacks::pawn_attacks(us, from) & theirs & target;
             let one = Square::new_unchecked((from.index() as i8 + push) as u8);
             if empty.contains(one) {
                 to |= Bitboard::from_square(one) & target;
-                if start.contains(from) {
+                if from.rank() == start_rank {
                     let two = Square::new_unchecked((one.index() as i8 + push) as u8);
                     if empty.contains(two) {
                         to |= Bitboard::from_square(two) & target;
                     }
                 }
             }
-            if pinned.contains(from) {
-                to &= attacks::line(king, from);
-            }
-            if let Some(ep) = ep {
-                if attacks::pawn_attacks(us, from).contains(ep) {
-                    let captured = Square::new_unchecked((ep.index() as i8 - push) as u8);
-                    if self.ep_is_legal(king, from, ep, captured) {
-                        to.add(ep);
-                    }
-                }
-            }
-            if to.any()
-                && f(PieceMoves {
-                    role: Role::Pawn,
-                    from,
-                    to,
-                })
-            {
+            to &= attacks::line(king, from);
+            if to.any() && sink.piece(Role::Pawn, from, to) {
                 return true;
+            }
+        }
+        // En passant (Art. 3.7.3.2), checked by playing it out on the occupancy.
+        if let Some(ep) = self.ep_square {
+            let captured = Square::new_unchecked((ep.index() as i8 - push) as u8);
+            for from in attacks::pawn_attacks(them, ep) & pawns {
+                if self.ep_is_legal(king, from, ep, captured)
+                    && sink.piece(Role::Pawn, from, Bitboard::from_square(ep))
+                {
+                    return true;
+                }
             }
         }
         false
@@ -230,22 +371,16 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(|pm| {
-            pm.for_each(|m| list.push(m));
-            false
-        });
+        self.generate_into(&mut ListSink(&mut list));
         list
     }
 
-    /// The number of legal moves (promotions count once per piece).
+    /// The number of legal moves (each promotion piece counts).
     #[inline]
     pub fn count_legal_moves(&self) -> usize {
-        let mut n = 0;
-        self.generate(|pm| {
-            n += pm.len();
-            false
-        });
-        n
+        let mut sink = CountSink(0);
+        self.generate_into(&mut sink);
+        sink.0
     }
 
     /// `true` if the side to move has at least one legal move.
@@ -284,16 +419,7 @@ impl Position {
             None if needs_promotion => return false,
             _ => {}
         }
-        let mut found = false;
-        self.generate(|pm| {
-            if pm.from == m.from {
-                found = pm.to.contains(m.to);
-                true
-            } else {
-                false
-            }
-        });
-        found
+        self.generate(|pm| pm.from == m.from && pm.to.contains(m.to))
     }
 
     /// Counts the leaf nodes of the legal move tree to `depth` (perft).
@@ -302,16 +428,13 @@ impl Position {
             0 => 1,
             1 => self.count_legal_moves() as u64,
             _ => {
-                let mut total = 0;
-                self.generate(|pm| {
-                    pm.for_each(|m| {
-                        let mut child = *self;
-                        child.play_unchecked(m);
-                        total += child.perft(depth - 1);
-                    });
-                    false
-                });
-                total
+                let mut sink = PerftSink {
+                    pos: self,
+                    depth,
+                    total: 0,
+                };
+                self.generate_into(&mut sink);
+                sink.total
             }
         }
     }

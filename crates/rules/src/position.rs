@@ -530,12 +530,18 @@ impl Position {
     /// May panic (debug builds) or leave the position in a meaningless state if `m` is not a
     /// legal move of this position. Check with [`Position::is_legal`] first when unsure.
     pub fn play_unchecked(&mut self, m: Move) {
-        let us = self.turn;
-        let them = !us;
         let Some(role) = self.board.role_at(m.from) else {
             debug_assert!(false, "no piece on {}", m.from);
             return;
         };
+        self.play_with_role(m, role);
+    }
+
+    /// [`Position::play_unchecked`] when the caller knows the moving piece's role.
+    #[inline]
+    pub(crate) fn play_with_role(&mut self, m: Move, role: Role) {
+        let us = self.turn;
+        let them = !us;
         if let Some(ep) = self.ep_square.take() {
             self.hash ^= zobrist::ep_key(ep);
             if role == Role::Pawn && m.to == ep {
