@@ -54,6 +54,8 @@ pub struct Config {
     pub lag_allowance_ms: u64,
     /// Largest request body accepted, bytes.
     pub max_body_bytes: usize,
+    /// SQLite durability (see [`store::Sync`]).
+    pub sqlite_sync: store::Sync,
 }
 
 impl Default for Config {
@@ -63,6 +65,7 @@ impl Default for Config {
             db: "arbiter.db".into(),
             lag_allowance_ms: live::LAG_ALLOWANCE_MS,
             max_body_bytes: 16 * 1024,
+            sqlite_sync: store::Sync::default(),
         }
     }
 }
@@ -171,7 +174,7 @@ impl Running {
 /// # Errors
 /// The database cannot be opened or the address cannot be bound.
 pub async fn start(config: Config) -> Result<Running, ServerError> {
-    let store = Store::connect(&config.db).await?;
+    let store = Store::connect_with(&config.db, config.sqlite_sync).await?;
     let hub = Hub::new(store, config.lag_allowance_ms);
     let restored = hub.restore_running().await?;
     tracing::info!(restored, backend = ?hub.store().backend(), "database ready");

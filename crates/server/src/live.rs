@@ -632,7 +632,6 @@ impl GameActor {
         let tok = token::generate();
         let hash = token::hash(&tok);
         let t = self.now_t();
-        let backup = self.referee.clone();
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
         // Art. 6.6: the game starts when the second seat is taken; the clock of the side to
@@ -647,7 +646,7 @@ impl GameActor {
             Seat::Black => self.black_hash = Some(hash),
         }
         if let Err(e) = self.commit(n0, ply0, white_hash, black_hash).await {
-            self.referee = backup;
+            self.undo(n0);
             match seat {
                 Seat::White => self.white_hash = None,
                 Seat::Black => self.black_hash = None,
@@ -672,7 +671,6 @@ impl GameActor {
             ));
         }
         let t = self.now_t();
-        let backup = self.referee.clone();
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
         let r = self.referee.act(seat, action, t, self.hub.lag_allowance_ms);
@@ -680,7 +678,7 @@ impl GameActor {
         // flag fallen first (Art. 6.8): that event is stored like any other.
         if self.referee.event_count() > n0 {
             if let Err(e) = self.commit(n0, ply0, None, None).await {
-                self.referee = backup;
+                self.undo(n0);
                 return Err(e);
             }
         }
@@ -708,19 +706,27 @@ impl GameActor {
 
     async fn check_flag(&mut self) {
         let t = self.now_t();
-        let backup = self.referee.clone();
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
         if self.referee.check_flag(t) {
             if let Err(e) = self.commit(n0, ply0, None, None).await {
                 tracing::error!(game = %self.id, error = %e, "cannot store a flag fall");
-                self.referee = backup;
+                self.undo(n0);
                 // Try again a little later rather than spinning.
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         } else {
             // Not fallen yet; the next alarm is recomputed.
             tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Forget the game events from index `n0`, whose commit failed: the game is as if the
+    /// action had not been made (it was not acknowledged).
+    fn undo(&mut self, n0: usize) {
+        match self.referee.truncated(n0) {
+            Ok(r) => self.referee = r,
+            Err(e) => tracing::error!(game = %self.id, error = %e, "cannot undo an unstored event"),
         }
     }
 
@@ -765,17 +771,16 @@ impl GameActor {
         let mut wires = Vec::new();
         for (i, ev) in self.referee.events_from(n0).iter().enumerate() {
             let seq = first + i as i64;
-            let wire_v = self.wire(seq, ev, ply0);
-            let wire = wire_v.to_string();
+            let wire = self.wire(seq, ev, ply0).to_string();
             let (kind, _) = Referee::describe(ev);
-            let timed = serde_json::to_value(ev).map_err(|e| AppError::Internal(e.to_string()))?;
-            let data = json!({"timed": timed, "wire": wire_v});
+            let timed = serde_json::to_string(ev).map_err(|e| AppError::Internal(e.to_string()))?;
+            let data = format!("{{\"timed\":{timed},\"wire\":{wire}}}");
             rows.push(EventRow {
                 game_id: self.id.clone(),
                 seq,
                 kind: kind.to_owned(),
                 t_ms: i64::try_from(ev.at).unwrap_or(i64::MAX),
-                data: data.to_string(),
+                data,
                 created_at: now,
             });
             wires.push(Arc::new(WireEvent {

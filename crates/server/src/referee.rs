@@ -208,6 +208,19 @@ impl Referee {
         self.game.apply(&ev).map_err(|e| e.to_string())
     }
 
+    /// The game as it was before its events from index `n` (to undo events whose commit
+    /// failed). Replays the log; used only on that rare path.
+    ///
+    /// # Errors
+    /// The log does not replay (cannot happen for events the game produced itself).
+    pub fn truncated(&self, n: usize) -> Result<Self, String> {
+        let mut record = self.game.record();
+        record.events.truncate(n);
+        Game::from_record(&record)
+            .map(|game| Self { game })
+            .map_err(|e| e.to_string())
+    }
+
     /// Number of game events so far.
     pub fn event_count(&self) -> usize {
         self.game.events().len()

@@ -36,6 +36,19 @@ pub enum StoreError {
     Corrupt(String),
 }
 
+/// When an SQLite commit waits for the disk (PostgreSQL keeps its own `synchronous_commit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sync {
+    /// `synchronous = NORMAL` in WAL mode: a commit is in the log file before it is
+    /// acknowledged, so it survives any crash of the server process (`kill -9` included); an
+    /// operating-system crash or power cut may lose the last commits (not fsynced yet).
+    #[default]
+    Normal,
+    /// `synchronous = FULL`: every commit is fsynced before it is acknowledged (survives a power
+    /// cut); group commit shares one fsync among all the moves that arrive meanwhile.
+    Full,
+}
+
 /// Which database engine backs the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -194,11 +207,20 @@ pub fn now_unix_ms() -> i64 {
 const MAX_BATCH: usize = 512;
 
 impl Store {
-    /// Connect (creating an SQLite file if needed), run the migrations, start the writer.
+    /// Connect (creating an SQLite file if needed), run the migrations, start the writer,
+    /// with SQLite's default durability [`Sync::Normal`].
     ///
     /// # Errors
     /// A bad address, an unreachable database, or a failed migration.
     pub async fn connect(db: &str) -> Result<Self, StoreError> {
+        Self::connect_with(db, Sync::Normal).await
+    }
+
+    /// As [`Store::connect`], choosing when SQLite waits for the disk.
+    ///
+    /// # Errors
+    /// A bad address, an unreachable database, or a failed migration.
+    pub async fn connect_with(db: &str, sync: Sync) -> Result<Self, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = database_url(db)?;
         let options = AnyPoolOptions::new()
@@ -208,13 +230,20 @@ impl Store {
             })
             .acquire_timeout(Duration::from_secs(10));
         let options = if backend == Backend::Sqlite {
-            options.after_connect(|conn, _meta| {
+            options.after_connect(move |conn, _meta| {
                 Box::pin(async move {
-                    // WAL: readers never block the writer. synchronous=FULL: a commit is on
-                    // disk (fsync) before the move is acknowledged; group commit amortises it.
+                    // WAL: readers never block the writer, and a commit is durable once it is
+                    // in the log file (it survives a crash of the process, kill -9 included).
                     conn.execute("PRAGMA journal_mode = WAL").await?;
-                    conn.execute("PRAGMA synchronous = FULL").await?;
+                    conn.execute(match sync {
+                        Sync::Normal => "PRAGMA synchronous = NORMAL",
+                        Sync::Full => "PRAGMA synchronous = FULL",
+                    })
+                    .await?;
                     conn.execute("PRAGMA busy_timeout = 10000").await?;
+                    // Checkpoints are run by a background task (see `checkpointer`), never by
+                    // the writer in the middle of acknowledging moves.
+                    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                     conn.execute("PRAGMA foreign_keys = ON").await?;
                     Ok(())
                 })
@@ -227,6 +256,9 @@ impl Store {
         migrator.run(&pool).await?;
         let (tx, rx) = mpsc::channel::<Job>(8192);
         tokio::spawn(writer_loop(pool.clone(), rx));
+        if backend == Backend::Sqlite {
+            tokio::spawn(checkpointer(pool.clone()));
+        }
         Ok(Self {
             pool,
             backend,
@@ -425,6 +457,28 @@ async fn commit_batch(pool: &AnyPool, batch: &[&Write]) -> Result<(), sqlx::Erro
         apply(&mut tx, w).await?;
     }
     tx.commit().await
+}
+
+/// Copies the SQLite write-ahead log into the database file twice a second, without blocking
+/// the writer (`PASSIVE`), so that no commit waits for a checkpoint.
+async fn checkpointer(pool: AnyPool) {
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if pool.is_closed() {
+            break;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            if pool.is_closed() {
+                break;
+            }
+            tracing::warn!(error = %e, "WAL checkpoint failed");
+        }
+    }
 }
 
 /// The group-commit writer: takes every queued write, commits them in one transaction,

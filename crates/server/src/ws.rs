@@ -54,7 +54,11 @@ pub async fn upgrade(
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(|t| t.trim().to_owned())
     });
+    // Small buffers: the default 128 KiB per socket is zeroed on every read and would cost
+    // ~256 MiB for a thousand games.
     Ok(ws
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| session(socket, s, id, token, sub)))

@@ -603,6 +603,66 @@ async fn openapi_lobby_and_pages_are_served(db: Db) {
     );
 }
 
+/// A server in its own process (the load benchmark binary's `--serve` mode), so that it can
+/// be killed with SIGKILL.
+struct Child {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Child {
+    fn start(db: &str) -> Child {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_loadtest"))
+            .args(["--serve", "--addr", "127.0.0.1:0", "--db", db])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("server process starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening ")
+            .expect("address line")
+            .to_owned();
+        Child {
+            child,
+            base: format!("http://{addr}"),
+        }
+    }
+
+    fn kill9(mut self) {
+        self.child.kill().unwrap(); // SIGKILL: no shutdown code runs
+        self.child.wait().unwrap();
+    }
+}
+
+async fn kill_9_mid_game_loses_no_acknowledged_move(db: Db) {
+    let Some(mut t) = T::new(db).await else {
+        return;
+    };
+    // Only the database of `t` is used; its in-process server stays idle.
+    let child = Child::start(&t.db);
+    let in_process = std::mem::replace(&mut t.base, child.base.clone());
+    let (id, w, b) = t.game(json!({"time_control": "10+5"})).await;
+    t.play(&id, [&w, &b], &["e4", "e5", "Nf3"]).await;
+    let before = t.state(&id).await;
+    child.kill9();
+    let child = Child::start(&t.db);
+    t.base = child.base.clone();
+    let after = t.state(&id).await;
+    assert_eq!(after["status"], "playing");
+    assert_eq!(after["moves"], before["moves"]);
+    assert_eq!(after["clocks"]["white_ms"], before["clocks"]["white_ms"]);
+    let ack = t.play(&id, [&b, &w], &["Nc6", "Bb5"]).await;
+    assert_eq!(ack["seq"], 6);
+    assert_eq!(ack["game"]["moves"].as_array().unwrap().len(), 5);
+    child.kill9();
+    t.base = in_process;
+}
+
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -628,4 +688,5 @@ both_backends!(
     restart_mid_game_restores_moves_and_clocks,
     bad_input_is_a_4xx_and_changes_nothing,
     openapi_lobby_and_pages_are_served,
+    kill_9_mid_game_loses_no_acknowledged_move,
 );

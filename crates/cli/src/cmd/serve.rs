@@ -19,6 +19,10 @@ pub struct Args {
     /// Largest network lag credited to a move, in ms (also the grace before a flag is declared).
     #[arg(long, default_value_t = arbiter_server::live::LAG_ALLOWANCE_MS)]
     lag_allowance_ms: u64,
+    /// SQLite: fsync every commit before acknowledging it (survives a power cut, not only a
+    /// crash of the server); without it a commit is acknowledged once in the WAL file.
+    #[arg(long)]
+    sqlite_sync_full: bool,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C (graceful shutdown).
@@ -27,6 +31,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         addr: args.addr,
         db: args.db,
         lag_allowance_ms: args.lag_allowance_ms,
+        sqlite_sync: if args.sqlite_sync_full {
+            arbiter_server::store::Sync::Full
+        } else {
+            arbiter_server::store::Sync::Normal
+        },
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;

@@ -13,7 +13,8 @@
 //!
 //! Options: `--games N` (100), `--seconds S` (20), `--think-ms T` (mean pause before each
 //! move, uniform in [T/2, 3T/2]; 0 = as fast as possible), `--db URL` (default: a temporary
-//! SQLite file), `--time-control TC` (`60+0`). `--serve --addr A --db D` runs the server
+//! SQLite file), `--time-control TC` (`60+0`), `--sync-full` (SQLite `synchronous=FULL`).
+//! `--serve --addr A --db D` runs the server
 //! itself (used for the child process).
 
 use std::collections::HashMap;
@@ -43,6 +44,7 @@ struct Opts {
     time_control: String,
     serve: bool,
     addr: String,
+    sync_full: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -54,6 +56,7 @@ fn parse_args() -> Result<Opts, String> {
         time_control: "60+0".into(),
         serve: false,
         addr: "127.0.0.1:0".into(),
+        sync_full: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -63,6 +66,7 @@ fn parse_args() -> Result<Opts, String> {
             "--seconds" => o.seconds = val()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--think-ms" => o.think_ms = val()?.parse().map_err(|e| format!("--think-ms: {e}"))?,
             "--db" => o.db = Some(val()?),
+            "--sync-full" => o.sync_full = true,
             "--time-control" => o.time_control = val()?,
             "--addr" => o.addr = val()?,
             "--serve" => o.serve = true,
@@ -91,14 +95,21 @@ fn main() {
         serve(&opts);
         return;
     }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = runtime("ARBITER_LOADGEN_THREADS");
     if let Err(e) = rt.block_on(bench(opts)) {
         eprintln!("loadtest: {e}");
         std::process::exit(1);
     }
+}
+
+/// A multi-thread runtime with as many workers as the environment variable `var` says
+/// (default: one per core).
+fn runtime(var: &str) -> tokio::runtime::Runtime {
+    let mut b = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = std::env::var(var).ok().and_then(|v| v.parse().ok()) {
+        b.worker_threads(n);
+    }
+    b.enable_all().build().expect("runtime")
 }
 
 /// The child process: the server, printing its address on stdout.
@@ -108,14 +119,16 @@ fn serve(opts: &Opts) {
         std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
     );
     arbiter_server::init_tracing();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = runtime("ARBITER_SERVER_THREADS");
     rt.block_on(async {
         let config = arbiter_server::Config {
             addr: opts.addr.parse().expect("--addr"),
             db: opts.db.clone().expect("--db"),
+            sqlite_sync: if opts.sync_full {
+                arbiter_server::store::Sync::Full
+            } else {
+                arbiter_server::store::Sync::Normal
+            },
             ..arbiter_server::Config::default()
         };
         let server = arbiter_server::start(config).await.expect("server starts");
@@ -173,17 +186,19 @@ async fn connect_player(addr: SocketAddr, id: &str, token: &str) -> Result<Playe
     let tcp = TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
     let url = format!("ws://{addr}/api/games/{id}/ws?since=1&token={token}");
-    let (ws, _) = tokio_tungstenite::client_async(url, tcp).await?;
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (ws, _) = tokio_tungstenite::client_async_with_config(url, tcp, Some(config)).await?;
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(Ok(msg)) = stream.next().await {
             if let Message::Text(t) = msg {
                 // Only replies matter to the player; events are read and dropped.
-                if t.as_str().starts_with("{\"type\":\"ack\"")
-                    || t.as_str().contains("\"type\":\"error\"")
-                {
-                    if let Ok(v) = serde_json::from_str::<Value>(t.as_str()) {
+                let t = t.as_str();
+                if t.contains("\"type\":\"ack\"") || t.contains("\"type\":\"error\"") {
+                    if let Ok(v) = serde_json::from_str::<Value>(t) {
                         if tx.send(v).is_err() {
                             break;
                         }
@@ -249,7 +264,16 @@ async fn run_games(
                 break;
             }
             let legal = pos.legal_moves();
-            if legal.is_empty() || ply >= 300 {
+            if legal.is_empty() {
+                break;
+            }
+            if ply >= 300 {
+                // Long random games end by resignation, so that no clock is left running.
+                let p = &mut players[ply % 2];
+                let msg = json!({"type": "resign"}).to_string();
+                if p.sink.send(Message::Text(msg.into())).await.is_ok() {
+                    let _ = p.replies.recv().await;
+                }
                 break;
             }
             if opts.think_ms > 0 {
@@ -265,7 +289,9 @@ async fn run_games(
                 stats.errors.fetch_add(1, Ordering::Relaxed);
                 break;
             }
-            let Some(reply) = p.replies.recv().await else {
+            let Ok(Some(reply)) =
+                tokio::time::timeout(Duration::from_secs(10), p.replies.recv()).await
+            else {
                 stats.errors.fetch_add(1, Ordering::Relaxed);
                 break;
             };
@@ -321,8 +347,12 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         .clone()
         .unwrap_or_else(|| format!("{dir}/loadtest.db"));
     let exe = std::env::current_exe()?;
+    let mut args = vec!["--serve", "--addr", "127.0.0.1:0", "--db", &db];
+    if opts.sync_full {
+        args.push("--sync-full");
+    }
     let mut child = Command::new(exe)
-        .args(["--serve", "--addr", "127.0.0.1:0", "--db", &db])
+        .args(&args)
         .stdout(Stdio::piped())
         .spawn()?;
     let pid = child.id();
@@ -392,7 +422,9 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
             move_rows += 1;
             *count.entry(r.seq).or_default() += 1;
             let v: Value = serde_json::from_str(&r.data)?;
-            uci_of.insert(r.seq, v["timed"]["uci"].as_str().unwrap_or("").to_owned());
+            // The move as the client wrote it (UCI, king two squares for castling).
+            let uci = v["wire"]["move"]["uci"].as_str().unwrap_or("").to_owned();
+            uci_of.insert(r.seq, uci);
         }
         for a in acks {
             match count.get(&a.seq) {
@@ -412,6 +444,10 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
 
     println!("games concurrently        {}", opts.games);
     println!("think time (mean)         {} ms", opts.think_ms);
+    println!(
+        "SQLite sync               {}",
+        if opts.sync_full { "FULL" } else { "NORMAL" }
+    );
     println!("measured for              {elapsed:.1} s");
     println!("moves acknowledged        {moves}");
     println!("moves/s                   {:.0}", moves as f64 / elapsed);
