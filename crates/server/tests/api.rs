@@ -663,6 +663,49 @@ async fn kill_9_mid_game_loses_no_acknowledged_move(db: Db) {
     t.base = in_process;
 }
 
+async fn guideline_i_adjourn_seals_a_hidden_move_and_resume_plays_it(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    let (id, w, b) = t.game(json!({"time_control": "90+30"})).await;
+    t.play(&id, [&w, &b], &["e4", "c5"]).await;
+    let mut spectator = t.ws(&id, "?since=3").await;
+    // White, to move, seals Nf3 (Guideline I.1); the clocks stop.
+    let (s, ack) = t
+        .post(
+            &format!("/api/games/{id}/adjourn"),
+            Some(&w),
+            json!({"move": "Nf3"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{ack}");
+    assert_eq!(ack["game"]["status"], "adjourned");
+    let ev = spectator.until_kind("adjourn").await;
+    assert!(
+        !ev.to_string().contains("Nf3"),
+        "the sealed move is secret: {ev}"
+    );
+    assert!(!t.state(&id).await.to_string().contains("Nf3"));
+    // No move while adjourned.
+    let (s, e) = t
+        .post(
+            &format!("/api/games/{id}/move"),
+            Some(&w),
+            json!({"move": "d4"}),
+        )
+        .await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::CONFLICT, Some("adjourned"))
+    );
+    // Resumption (I.9.1): the sealed move is played, Black's clock runs.
+    let (s, ack) = t
+        .post(&format!("/api/games/{id}/resume"), Some(&b), json!({}))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{ack}");
+    assert_eq!(ack["game"]["status"], "playing");
+    assert_eq!(ack["game"]["moves"][2]["san"], "Nf3");
+    assert_eq!(ack["game"]["turn"], "black");
+}
+
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -689,4 +732,5 @@ both_backends!(
     bad_input_is_a_4xx_and_changes_nothing,
     openapi_lobby_and_pages_are_served,
     kill_9_mid_game_loses_no_acknowledged_move,
+    guideline_i_adjourn_seals_a_hidden_move_and_resume_plays_it,
 );
