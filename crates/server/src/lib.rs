@@ -226,15 +226,19 @@ pub fn run(config: Config) -> Result<(), ServerError> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(async move {
+    let r = rt.block_on(async move {
         let server = start(config).await?;
         let addr = server.addr();
         eprintln!("arbiter: serving on http://{addr}/ (Ctrl-C or SIGTERM to stop)");
         shutdown_signal().await;
         tracing::info!("shutting down");
         server.shutdown().await;
+        tracing::info!("stopped");
         Ok(())
-    })
+    });
+    // Everything acknowledged is committed; do not wait for idle background threads.
+    rt.shutdown_timeout(Duration::from_millis(500));
+    r
 }
 
 async fn shutdown_signal() {
