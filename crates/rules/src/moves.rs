@@ -52,9 +52,10 @@ impl fmt::Debug for Move {
     }
 }
 
-/// The most legal moves any position can have is 218; 256 leaves room for positions with
-/// more material than a real game can reach.
-pub const MAX_MOVES: usize = 256;
+/// The most legal moves a position reachable in a game can have is 218. FEN can describe
+/// positions with more material than a game can reach (the perft suites hold one with 270
+/// legal moves); 1,024 leaves room for those.
+pub const MAX_MOVES: usize = 1024;
 
 /// A list of moves on the stack (no allocation).
 #[derive(Clone)]
@@ -79,7 +80,7 @@ impl MoveList {
         }
     }
 
-    /// Appends a move. Moves beyond [`MAX_MOVES`] are dropped (no legal position reaches it).
+    /// Appends a move. Moves beyond [`MAX_MOVES`] would be dropped (no position reaches it).
     #[inline]
     pub fn push(&mut self, m: Move) {
         if self.len < MAX_MOVES {

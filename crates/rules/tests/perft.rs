@@ -229,3 +229,17 @@ fn perft_shared_suites() {
     eprintln!("perft: {total} counts checked (node cap {max})");
     assert!(total > 100_000);
 }
+
+/// Regression: `MoveList` used to hold at most 256 moves and silently dropped the rest, though
+/// FEN can describe positions with more (this one, with far more material than a game can
+/// reach, has 270).
+#[test]
+fn move_list_holds_more_than_256_moves() {
+    let pos = Position::from_fen(
+        "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+        CastlingMode::Standard,
+    )
+    .unwrap();
+    assert_eq!(pos.count_legal_moves(), 270);
+    assert_eq!(pos.legal_moves().len(), 270);
+}
