@@ -176,8 +176,7 @@ impl Running {
 pub async fn start(config: Config) -> Result<Running, ServerError> {
     let store = Store::connect_with(&config.db, config.sqlite_sync).await?;
     let hub = Hub::new(store, config.lag_allowance_ms);
-    let restored = hub.restore_running().await?;
-    tracing::info!(restored, backend = ?hub.store().backend(), "database ready");
+    tracing::info!(backend = ?hub.store().backend(), "database ready");
     let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServerError::Bind {
@@ -198,6 +197,16 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
             .await
     });
     tracing::info!(%addr, "listening");
+    // Running games come back in the background, once the server accepts requests: each
+    // game's clock resumes when that game is loaded (a request for a game not loaded yet loads
+    // it at once), so the time spent restoring many games is counted against nobody.
+    let hub3 = hub.clone();
+    tokio::spawn(async move {
+        match hub3.restore_running().await {
+            Ok(n) => tracing::info!(restored = n, "running games restored"),
+            Err(e) => tracing::error!(error = %e, "cannot restore running games"),
+        }
+    });
     Ok(Running {
         addr,
         stop,

@@ -417,6 +417,8 @@ struct GameActor {
     black_hash: Option<String>,
     log: Vec<Arc<WireEvent>>,
     events: broadcast::Sender<Arc<WireEvent>>,
+    /// The status in the game's row.
+    stored_status: &'static str,
     /// Game time at `base`.
     base_t: u64,
     base: Instant,
@@ -457,7 +459,14 @@ impl GameActor {
             }));
         }
         let (events, _) = broadcast::channel(64);
+        let stored_status = match row.status.as_str() {
+            "playing" => "playing",
+            "finished" => "finished",
+            "adjourned" => "adjourned",
+            _ => "waiting",
+        };
         Ok(Self {
+            stored_status,
             hub,
             id: id.to_owned(),
             gen,
@@ -788,18 +797,22 @@ impl GameActor {
                 json: wire.into(),
             }));
         }
-        let update = GameUpdate {
-            status: self.status().to_owned(),
-            result: self.referee.result(),
-            termination: self.referee.termination(),
-            white_hash,
-            black_hash,
-        };
+        // The game's row changes only with its status (start, end, adjournment) or seats.
+        let status = self.status();
+        let update = (status != self.stored_status || white_hash.is_some() || black_hash.is_some())
+            .then(|| GameUpdate {
+                status: status.to_owned(),
+                result: self.referee.result(),
+                termination: self.referee.termination(),
+                white_hash,
+                black_hash,
+            });
         self.hub
             .store
             .write(Write::Append(rows, update))
             .await
             .map_err(store_err)?;
+        self.stored_status = status;
         for ev in wires {
             self.log.push(ev.clone());
             let _ = self.events.send(ev);

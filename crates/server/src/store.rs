@@ -181,8 +181,9 @@ pub struct GameUpdate {
 pub enum Write {
     /// Insert a new game.
     Create(GameRow),
-    /// Append events (consecutive numbers) to a game's log and update its row.
-    Append(Vec<EventRow>, GameUpdate),
+    /// Append events (consecutive numbers) to a game's log; with a [`GameUpdate`] when the
+    /// game's status, result or seats change (otherwise only `last_seq` moves on).
+    Append(Vec<EventRow>, Option<GameUpdate>),
 }
 
 type Job = (Write, oneshot::Sender<Result<(), StoreError>>);
@@ -381,80 +382,135 @@ fn event_row(r: &AnyRow) -> Result<EventRow, StoreError> {
     get().map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-async fn apply(conn: &mut sqlx::AnyConnection, w: &Write) -> Result<(), sqlx::Error> {
-    match w {
-        Write::Create(g) => {
-            sqlx::query(
-                "INSERT INTO games (id, created_at, updated_at, spec, time_control, variant, \
-                 white_hash, black_hash, status, result, termination, last_seq) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-            )
-            .bind(&g.id)
-            .bind(g.created_at)
-            .bind(g.updated_at)
-            .bind(&g.spec)
-            .bind(&g.time_control)
-            .bind(&g.variant)
-            .bind(&g.white_hash)
-            .bind(&g.black_hash)
-            .bind(&g.status)
-            .bind(&g.result)
-            .bind(&g.termination)
-            .bind(g.last_seq)
-            .execute(&mut *conn)
-            .await?;
+async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO games (id, created_at, updated_at, spec, time_control, variant, \
+         white_hash, black_hash, status, result, termination, last_seq) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(&g.id)
+    .bind(g.created_at)
+    .bind(g.updated_at)
+    .bind(&g.spec)
+    .bind(&g.time_control)
+    .bind(&g.variant)
+    .bind(&g.white_hash)
+    .bind(&g.black_hash)
+    .bind(&g.status)
+    .bind(&g.result)
+    .bind(&g.termination)
+    .bind(g.last_seq)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Rows per multi-row statement (6 parameters each; well under SQLite's and PostgreSQL's
+/// parameter limits).
+const ROWS_PER_STATEMENT: usize = 256;
+
+fn placeholders(rows: usize, cols: usize, casts: &[&str]) -> String {
+    let mut sql = String::with_capacity(rows * cols * 8);
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ", (" });
+        for c in 0..cols {
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            let n = r * cols + c + 1;
+            match casts.get(c) {
+                Some(t) => sql.push_str(&format!("CAST(${n} AS {t})")),
+                None => sql.push_str(&format!("${n}")),
+            }
         }
-        Write::Append(events, u) => {
-            let (Some(first), Some(last)) = (events.first(), events.last()) else {
-                return Ok(());
-            };
-            for e in events {
-                sqlx::query(
-                    "INSERT INTO events (game_id, seq, kind, t_ms, data, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                )
+        sql.push(')');
+    }
+    sql
+}
+
+fn out_of_order(game: &str, seq: i64) -> sqlx::Error {
+    sqlx::Error::Protocol(format!("event {seq} of game {game} is out of order"))
+}
+
+/// Commit a batch in one transaction with few statements: the new games, every event in
+/// multi-row INSERTs, one multi-row UPDATE of the games' `last_seq` (guarded: a game's events
+/// must follow its last stored one), and a full UPDATE for the rare events that change a
+/// game's status, result or seats.
+async fn commit_batch(pool: &AnyPool, batch: &[&Write]) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let mut events: Vec<&EventRow> = Vec::new();
+    // (game, previous last_seq, new last_seq, unix ms)
+    let mut bumps: Vec<(&str, i64, i64, i64)> = Vec::new();
+    let mut updates: Vec<(&EventRow, &EventRow, &GameUpdate)> = Vec::new();
+    for w in batch {
+        match w {
+            Write::Create(g) => insert_game(&mut tx, g).await?,
+            Write::Append(evs, update) => {
+                let (Some(first), Some(last)) = (evs.first(), evs.last()) else {
+                    continue;
+                };
+                events.extend(evs.iter());
+                match update {
+                    Some(u) => updates.push((first, last, u)),
+                    None => bumps.push((&first.game_id, first.seq - 1, last.seq, last.created_at)),
+                }
+            }
+        }
+    }
+    for chunk in events.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO events (game_id, seq, kind, t_ms, data, created_at) VALUES {}",
+            placeholders(chunk.len(), 6, &[])
+        );
+        let mut q = sqlx::query(&sql);
+        for e in chunk {
+            q = q
                 .bind(&e.game_id)
                 .bind(e.seq)
                 .bind(&e.kind)
                 .bind(e.t_ms)
                 .bind(&e.data)
-                .bind(e.created_at)
-                .execute(&mut *conn)
-                .await?;
-            }
-            // `last_seq = first - 1` guards against a lost or reordered write: events of a
-            // game are appended strictly in order.
-            let done = sqlx::query(
-                "UPDATE games SET status = $1, result = $2, termination = $3, last_seq = $4, \
-                 updated_at = $5, white_hash = COALESCE($6, white_hash), \
-                 black_hash = COALESCE($7, black_hash) WHERE id = $8 AND last_seq = $9",
-            )
-            .bind(&u.status)
-            .bind(&u.result)
-            .bind(&u.termination)
-            .bind(last.seq)
-            .bind(last.created_at)
-            .bind(&u.white_hash)
-            .bind(&u.black_hash)
-            .bind(&first.game_id)
-            .bind(first.seq - 1)
-            .execute(&mut *conn)
-            .await?;
-            if done.rows_affected() != 1 {
-                return Err(sqlx::Error::Protocol(format!(
-                    "event {} of game {} is out of order",
-                    first.seq, first.game_id
-                )));
-            }
+                .bind(e.created_at);
+        }
+        q.execute(&mut *tx).await?;
+    }
+    for chunk in bumps.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "WITH v (id, p, s, a) AS (VALUES {}) \
+             UPDATE games SET last_seq = v.s, updated_at = v.a FROM v \
+             WHERE games.id = v.id AND games.last_seq = v.p",
+            placeholders(chunk.len(), 4, &["TEXT", "BIGINT", "BIGINT", "BIGINT"])
+        );
+        let mut q = sqlx::query(&sql);
+        for (id, prev, seq, at) in chunk {
+            q = q.bind(*id).bind(*prev).bind(*seq).bind(*at);
+        }
+        let done = q.execute(&mut *tx).await?;
+        if done.rows_affected() != chunk.len() as u64 {
+            let (id, _, seq, _) = chunk[0];
+            return Err(out_of_order(id, seq));
         }
     }
-    Ok(())
-}
-
-async fn commit_batch(pool: &AnyPool, batch: &[&Write]) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
-    for w in batch {
-        apply(&mut tx, w).await?;
+    for (first, last, u) in updates {
+        let done = sqlx::query(
+            "UPDATE games SET status = $1, result = $2, termination = $3, last_seq = $4, \
+             updated_at = $5, white_hash = COALESCE($6, white_hash), \
+             black_hash = COALESCE($7, black_hash) WHERE id = $8 AND last_seq = $9",
+        )
+        .bind(&u.status)
+        .bind(&u.result)
+        .bind(&u.termination)
+        .bind(last.seq)
+        .bind(last.created_at)
+        .bind(&u.white_hash)
+        .bind(&u.black_hash)
+        .bind(&first.game_id)
+        .bind(first.seq - 1)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(out_of_order(&first.game_id, first.seq));
+        }
     }
     tx.commit().await
 }
@@ -577,18 +633,16 @@ mod tests {
         };
         for seq in 1..=3 {
             store
-                .write(Write::Append(vec![event("g1", seq)], update.clone()))
+                .write(Write::Append(vec![event("g1", seq)], Some(update.clone())))
                 .await
                 .unwrap();
         }
         // A duplicate event number is refused and leaves the log unchanged.
-        let dup = store
-            .write(Write::Append(vec![event("g1", 3)], update.clone()))
-            .await;
+        let dup = store.write(Write::Append(vec![event("g1", 3)], None)).await;
         assert!(matches!(dup, Err(StoreError::Write(_))));
         // So is a gap.
         assert!(store
-            .write(Write::Append(vec![event("g1", 5)], update.clone()))
+            .write(Write::Append(vec![event("g1", 5)], None))
             .await
             .is_err());
         store.close().await;
@@ -621,9 +675,12 @@ mod tests {
                         status: "playing".into(),
                         ..GameUpdate::default()
                     };
-                    s.write(Write::Append(vec![event(&id, seq)], u))
-                        .await
-                        .unwrap();
+                    s.write(Write::Append(
+                        vec![event(&id, seq)],
+                        if seq == 1 { Some(u) } else { None },
+                    ))
+                    .await
+                    .unwrap();
                 }
             }));
         }
