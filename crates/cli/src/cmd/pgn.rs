@@ -253,3 +253,37 @@ fn format(path: &str, lang: Option<Lang>) -> Result<ExitCode> {
         ExitCode::SUCCESS
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_counts_main_line_plies_and_reports_errors_as_json() {
+        let pgn = "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n1. e4 e5 2. Ke3 *\n";
+        let mut reader = Reader::new(pgn.as_bytes());
+        let mut v = Checker::default();
+        let mut report = JsonReport {
+            games: 0,
+            moves: 0,
+            errors: Vec::new(),
+        };
+        while let Some(error) = reader.read_game(&mut v).unwrap() {
+            report.games += 1;
+            if let Some(e) = error {
+                report.errors.push(JsonError {
+                    game: e.game(),
+                    line: e.line(),
+                    column: e.column(),
+                    message: e.kind.to_string(),
+                });
+            }
+        }
+        report.moves = v.moves;
+        assert_eq!(
+            serde_json::to_string(&report).unwrap(),
+            "{\"games\":2,\"moves\":5,\"errors\":[{\"game\":2,\"line\":3,\"column\":13,\
+             \"message\":\"illegal move 'Ke3': expected a legal move for White (move 2.)\"}]}"
+        );
+    }
+}
