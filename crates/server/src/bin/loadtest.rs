@@ -444,10 +444,12 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
 
     println!("games concurrently        {}", opts.games);
     println!("think time (mean)         {} ms", opts.think_ms);
-    println!(
-        "SQLite sync               {}",
-        if opts.sync_full { "FULL" } else { "NORMAL" }
-    );
+    let database = match &opts.db {
+        Some(url) if url.starts_with("postgres") => "PostgreSQL",
+        _ if opts.sync_full => "SQLite, synchronous=FULL",
+        _ => "SQLite, synchronous=NORMAL",
+    };
+    println!("database                  {database}");
     println!("measured for              {elapsed:.1} s");
     println!("moves acknowledged        {moves}");
     println!("moves/s                   {:.0}", moves as f64 / elapsed);
