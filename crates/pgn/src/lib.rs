@@ -41,7 +41,6 @@ mod comment;
 mod error;
 mod game;
 mod reader;
-mod resolve;
 mod tags;
 mod writer;
 

@@ -835,7 +835,7 @@ fn classify(tok: &[u8], pos: &Position) -> Token {
             None => return not_a_move(tok, "not text"),
         },
     };
-    let result = crate::resolve::resolve(pos, &san);
+    let result = pos.san_to_move(&san);
     if result.is_err() {
         // Some programs write UCI (`g1f3`, `e7e8q`) as movetext.
         if let Some(m) = uci_move(t, pos) {

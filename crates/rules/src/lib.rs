@@ -35,6 +35,7 @@ mod movegen;
 mod moves;
 mod outcome;
 mod position;
+mod resolve;
 mod role;
 pub mod san;
 mod square;

@@ -607,7 +607,13 @@ impl Position {
     ///
     /// # Errors
     /// [`SanError::Illegal`] or [`SanError::Ambiguous`].
+    #[inline]
     pub fn san_to_move(&self, san: &San) -> Result<Move, SanError> {
+        crate::resolve::resolve(self, san)
+    }
+
+    /// The general path of [`Position::san_to_move`]: through the legal move list.
+    pub(crate) fn san_to_move_generic(&self, san: &San) -> Result<Move, SanError> {
         let illegal = || SanError::Illegal {
             text: String::new(),
         };
