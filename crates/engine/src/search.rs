@@ -188,6 +188,18 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The score a table entry proves for this window, if its bound settles it.
+#[inline]
+fn tt_cutoff(e: Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
 /// Art. 5.2.2 for locked pawn walls: when every pawn is blocked and only kings, pawns and
 /// bishops remain, ask the rules crate's quick dead-position analysis (material and frozen
 /// structure), which proves that neither side can ever mate. The precondition keeps the
@@ -349,13 +361,7 @@ impl<'a> Searcher<'a> {
         let tt_move = tte.and_then(|e| e.best);
         if let Some(e) = tte {
             if !pv_node && e.depth >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if let Some(s) = tt_cutoff(e, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -558,16 +564,8 @@ impl<'a> Searcher<'a> {
         }
         let key = pos.hash();
         let tte = self.tt.probe(key);
-        if let Some(e) = tte {
-            let s = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = tte.and_then(|e| tt_cutoff(e, ply, alpha, beta)) {
+            return s;
         }
         let mut best;
         let stand_pat;
