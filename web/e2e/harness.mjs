@@ -2,6 +2,7 @@
 // (playwright-core, never a downloaded browser), and drives the board like a person.
 
 import { spawn } from 'node:child_process';
+import { before, after } from 'node:test';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -157,4 +158,19 @@ export async function waitFor(cond, what, timeout = 10000) {
 export async function shot(page, name) {
   const dir = process.env.SHOTS;
   if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+/** Starts `arbiter serve` and Chromium before the tests of a file and stops them after;
+ *  `env.server` and `env.browser` are set once the tests run. */
+export function useServerAndBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await startBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }

@@ -1,22 +1,11 @@
 // Accessible play (Appendix D): moves typed in SAN with Czech piece letters, every move
 // announced in an aria-live region, clocks and position read on demand.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, person, moveList, boardPieces, waitFor, shot } from './harness.mjs';
+import { useServerAndBrowser, person, moveList, boardPieces, waitFor, shot } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 async function typeMove(page, text) {
   const before = (await moveList(page)).length;
@@ -26,12 +15,12 @@ async function typeMove(page, text) {
 }
 
 test('moves typed with Czech letters are played and announced', async () => {
-  const w = await person(browser, { locale: 'cs-CZ' });
-  const b = await person(browser, { locale: 'cs-CZ' });
+  const w = await person(env.browser, { locale: 'cs-CZ' });
+  const b = await person(env.browser, { locale: 'cs-CZ' });
   const A = w.page;
   const B = b.page;
 
-  await A.goto(server.base + '/');
+  await A.goto(env.server.base + '/');
   // The language comes from the browser: Czech.
   assert.equal(await A.locator('html').getAttribute('lang'), 'cs');
   assert.equal(await A.locator('[data-testid=create]').textContent(), 'Založit partii');

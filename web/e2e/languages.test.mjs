@@ -1,29 +1,18 @@
 // Languages: chosen from the browser (Persian → right to left), switched by hand; the move list
 // in the language's letters (Appendix C.3) or figurines.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, person, moveList, waitFor } from './harness.mjs';
+import { useServerAndBrowser, person, moveList, waitFor } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 test('persian_is_right_to_left_and_the_switch_changes_language_and_letters', async () => {
-  const w = await person(browser, { locale: 'fa-IR', viewport: { width: 390, height: 844 } });
-  const b = await person(browser, { locale: 'sk-SK' });
+  const w = await person(env.browser, { locale: 'fa-IR', viewport: { width: 390, height: 844 } });
+  const b = await person(env.browser, { locale: 'sk-SK' });
   const A = w.page;
   const B = b.page;
-  await A.goto(server.base + '/');
+  await A.goto(env.server.base + '/');
   assert.equal(await A.locator('html').getAttribute('dir'), 'rtl');
   assert.equal(await A.locator('html').getAttribute('lang'), 'fa');
   assert.equal(await A.locator('[data-testid=create]').textContent(), 'ساختن بازی');
@@ -60,11 +49,11 @@ test('persian_is_right_to_left_and_the_switch_changes_language_and_letters', asy
 });
 
 test('the_move_list_shows_past_positions', async () => {
-  const w = await person(browser);
-  const b = await person(browser);
+  const w = await person(env.browser);
+  const b = await person(env.browser);
   const A = w.page;
   const B = b.page;
-  await A.goto(server.base + '/');
+  await A.goto(env.server.base + '/');
   await A.locator('label.color-white input').check();
   await A.locator('[data-testid=create]').click();
   await A.waitForURL(/\/game\//);

@@ -2,12 +2,11 @@
 // draw offer declined, a mate (Art. 5.1.1); the board, clocks, move list, result and PGN are
 // checked; a third browser watches; a reload resumes where it was.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  startServer,
-  startBrowser,
+  useServerAndBrowser,
   person,
   clickMove,
   boardPieces,
@@ -17,29 +16,18 @@ import {
   shot,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 test('two players play a game to mate in the browser while a third watches', async () => {
-  const white = await person(browser);
-  const black = await person(browser);
-  const watcher = await person(browser, { viewport: { width: 390, height: 844 } });
+  const white = await person(env.browser);
+  const black = await person(env.browser);
+  const watcher = await person(env.browser, { viewport: { width: 390, height: 844 } });
   const A = white.page;
   const B = black.page;
   const C = watcher.page;
 
   // Create: preset 3+2, White.
-  await A.goto(server.base + '/');
+  await A.goto(env.server.base + '/');
   await A.locator('button.preset[data-tc="3+2"]').click();
   assert.equal(await A.locator('[data-testid=tc-text]').inputValue(), '3+2');
   await A.locator('label.color-white input').check();
@@ -51,7 +39,7 @@ test('two players play a game to mate in the browser while a third watches', asy
   const id = link.split('/').pop();
 
   // The open game is listed for others.
-  await B.goto(server.base + '/');
+  await B.goto(env.server.base + '/');
   await B.locator(`[data-testid=join-${id}]`).waitFor();
 
   // Join through the link.

@@ -1,29 +1,18 @@
 // A lost connection resumes exactly where it was: the server goes away in the middle of a
 // game and comes back; the page reconnects with the last event number it saw and catches up.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, person, clickMove, moveList, boardPieces, waitFor } from './harness.mjs';
+import { useServerAndBrowser, person, clickMove, moveList, boardPieces, waitFor } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 test('a_lost_connection_resumes_where_it_was', async () => {
-  const w = await person(browser);
-  const b = await person(browser);
+  const w = await person(env.browser);
+  const b = await person(env.browser);
   const A = w.page;
   const B = b.page;
-  await A.goto(server.base + '/');
+  await A.goto(env.server.base + '/');
   await A.locator('label.color-white input').check();
   await A.locator('[data-testid=create]').click();
   await A.waitForURL(/\/game\//);
@@ -34,7 +23,7 @@ test('a_lost_connection_resumes_where_it_was', async () => {
   await clickMove(A, 'e2e4');
   await waitFor(async () => (await moveList(B)).length === 1, 'e4 on B');
 
-  await server.restart();
+  await env.server.restart();
   await waitFor(async () => A.locator('.conn').isVisible(), 'A notices the lost connection');
   // Black moves as soon as the server is back; White's page catches up by itself.
   await waitFor(async () => B.locator('.conn').isHidden(), 'B reconnected', 15000);

@@ -1,29 +1,18 @@
 // Rules seen through the UI: a draw claim with the intended move (Art. 9.2.1.1), whose button
 // appears only when the claim would be valid; a flag fall (Art. 6.9); a Chess960 start (Guideline II).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, person, moveList, waitFor } from './harness.mjs';
+import { useServerAndBrowser, person, moveList, waitFor } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 test('art_9_2_1_1_claim_with_intended_move_ends_in_a_draw', async () => {
-  const w = await person(browser);
-  const b = await person(browser);
+  const w = await person(env.browser);
+  const b = await person(env.browser);
   const A = w.page;
   const B = b.page;
-  await A.goto(server.base + '/');
+  await A.goto(env.server.base + '/');
   await A.locator('label.color-white input').check();
   await A.locator('[data-testid=create]').click();
   await A.waitForURL(/\/game\//);
@@ -57,9 +46,9 @@ test('art_9_2_1_1_claim_with_intended_move_ends_in_a_draw', async () => {
 });
 
 async function newGame(setup) {
-  const w = await person(browser);
-  const b = await person(browser);
-  await w.page.goto(server.base + '/');
+  const w = await person(env.browser);
+  const b = await person(env.browser);
+  await w.page.goto(env.server.base + '/');
   await setup(w.page);
   await w.page.locator('label.color-white input').check();
   await w.page.locator('[data-testid=create]').click();
