@@ -20,6 +20,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod external;
 pub mod movepick;
 pub mod play;
 pub mod search;
@@ -61,6 +62,33 @@ impl Level {
         self.0
     }
 
+    /// The estimated Elo of this level (see [`Level::from_elo`] for the source and the
+    /// uncertainty).
+    pub const fn elo(self) -> i32 {
+        LEVEL_ELO[(self.0 - 1) as usize]
+    }
+
+    /// The lowest `UCI_Elo` accepted: the estimate for level 1.
+    pub const MIN_ELO: i32 = LEVEL_ELO[0];
+
+    /// The level whose estimated Elo is nearest to `elo` (ties go to the weaker level);
+    /// anything below level 1's estimate is level 1, anything above level 8's is level 8.
+    ///
+    /// The estimates ([`Level::elo`]) are on the scale of Debian's Stockfish 15.1 with
+    /// `UCI_LimitStrength` (its `UCI_Elo`, which Stockfish calibrates to CCRL 40/4 at 60+0.6),
+    /// measured with `arbiter-match` (BENCHMARKS.md). Provisional: the measurements of the
+    /// lower levels against Stockfish are still running.
+    pub fn from_elo(elo: i32) -> Level {
+        let mut best = Level::MIN;
+        for n in 2..=8 {
+            let level = Level(n);
+            if (level.elo() - elo).abs() < (best.elo() - elo).abs() {
+                best = level;
+            }
+        }
+        best
+    }
+
     /// (depth limit, node limit, evaluation noise in centipawns) of this level.
     const fn params(self) -> (u32, Option<u64>, i32) {
         match self.0 {
@@ -75,6 +103,9 @@ impl Level {
         }
     }
 }
+
+/// Estimated Elo of levels 1 to 8 (see [`Level::from_elo`]).
+const LEVEL_ELO: [i32; 8] = [600, 900, 1200, 1500, 1700, 1850, 2000, 2100];
 
 impl Default for Level {
     fn default() -> Level {
@@ -277,4 +308,28 @@ fn fresh_seed() -> u64 {
     t ^ COUNTER
         .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed)
         .rotate_left(17)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_from_elo_is_the_nearest_estimate_and_round_trips() {
+        for n in 1..=8 {
+            let level = Level::new(n).unwrap();
+            assert_eq!(Level::from_elo(level.elo()), level);
+        }
+        assert_eq!(Level::from_elo(-5_000), Level::MIN);
+        assert_eq!(Level::from_elo(4_000), Level::MAX);
+        // The estimates rise with the level, as the ladder measured.
+        for n in 1..8 {
+            assert!(Level::new(n).unwrap().elo() < Level::new(n + 1).unwrap().elo());
+        }
+        // Just above halfway between two levels goes up, just below stays down.
+        let (a, b) = (Level::new(4).unwrap(), Level::new(5).unwrap());
+        let mid = (a.elo() + b.elo()) / 2;
+        assert_eq!(Level::from_elo(mid - 1), a);
+        assert_eq!(Level::from_elo(mid + 1), b);
+    }
 }

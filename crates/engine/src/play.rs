@@ -20,7 +20,33 @@
 //! let uci = game.position().uci(m);
 //! game.play_uci(game.turn(), &uci, 250, MoveOptions::default()).unwrap();
 //! ```
+//!
+//! ## Either kind of computer: [`Opponent`]
+//!
+//! A host that offers both the built-in engine and an external UCI engine (e.g. Debian's
+//! `/usr/games/stockfish`, see [`crate::external`]) holds an [`Opponent`], an enum of the
+//! two players with the same `choose` and a `name`. An enum rather than a trait object:
+//! there are exactly two kinds, it is `Send` without boxing, and the host can still reach
+//! the player inside (e.g. its level). [`Opponent::choose`] returns `Ok(None)` when the game
+//! is over, like [`EnginePlayer::choose`], and an error only when an external engine failed
+//! (not found, not UCI, timed out, crashed, or an illegal move, which is never played):
+//!
+//! ```
+//! use arbiter_engine::play::{EnginePlayer, Opponent};
+//! use arbiter_engine::Level;
+//! use arbiter_game::{Game, TimeControl};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let mut game = Game::standard(TimeControl::fischer(60_000, 1_000));
+//! game.start(0).unwrap();
+//! // Or: Opponent::External(UciPlayer::start("/usr/games/stockfish", &[("UCI_Elo", "1500")])?)
+//! let mut computer = Opponent::Builtin(EnginePlayer::new(Level::new(2).unwrap()));
+//! assert_eq!(computer.name(), "Arbiter level 2");
+//! let m = computer.choose(&game, 0, &AtomicBool::new(false)).unwrap().unwrap();
+//! assert!(game.position().is_legal(m));
+//! ```
 
+use crate::external::{ExternalError, UciPlayer};
 use crate::{ClockState, Engine, Level, Limits};
 use arbiter_game::{DelayKind, Game, Millis, Period, TimeControl};
 use arbiter_rules::Move;
@@ -151,6 +177,11 @@ impl EnginePlayer {
         self.engine.level()
     }
 
+    /// A name for people: `Arbiter level N`.
+    pub fn name(&self) -> String {
+        format!("Arbiter level {}", self.level().get())
+    }
+
     /// Thinking time per move in untimed games (default 1 s).
     pub fn set_untimed_think(&mut self, t: Duration) {
         self.untimed = t;
@@ -181,6 +212,59 @@ impl EnginePlayer {
         self.engine
             .search_history(game.history(), &limits, stop, &mut |_| {})
             .best
+    }
+}
+
+/// A computer opponent of either kind: the built-in engine or an external UCI engine.
+pub enum Opponent {
+    /// The Arbiter engine at a level.
+    Builtin(EnginePlayer),
+    /// An external UCI engine.
+    External(UciPlayer),
+}
+
+impl Opponent {
+    /// A name for people: `Arbiter level N`, or the external engine's `id name`.
+    pub fn name(&self) -> String {
+        match self {
+            Opponent::Builtin(p) => p.name(),
+            Opponent::External(p) => p.name().to_string(),
+        }
+    }
+
+    /// Chooses a move for the side to move in `game` as the clock at `now` allows; `Ok(None)`
+    /// if the side to move has no legal move. Set `stop` to make it answer at once. Run it
+    /// on a blocking thread.
+    ///
+    /// # Errors
+    /// Only from an external engine: see [`UciPlayer::choose`]. The built-in engine does
+    /// not fail.
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        now: Millis,
+        stop: &AtomicBool,
+    ) -> Result<Option<Move>, ExternalError> {
+        match self {
+            Opponent::Builtin(p) => Ok(p.choose(game, now, stop)),
+            Opponent::External(p) => match p.choose(game, now, stop) {
+                Ok(m) => Ok(Some(m)),
+                Err(ExternalError::NoLegalMove) => Ok(None),
+                Err(e) => Err(e),
+            },
+        }
+    }
+}
+
+impl From<EnginePlayer> for Opponent {
+    fn from(p: EnginePlayer) -> Opponent {
+        Opponent::Builtin(p)
+    }
+}
+
+impl From<UciPlayer> for Opponent {
+    fn from(p: UciPlayer) -> Opponent {
+        Opponent::External(p)
     }
 }
 
@@ -274,5 +358,31 @@ mod tests {
         let m = p.choose(&game, 0, &stop).unwrap();
         assert!(t.elapsed() < Duration::from_millis(3_000));
         assert!(game.position().is_legal(m));
+    }
+
+    #[test]
+    fn opponent_is_send_so_a_host_can_move_it_to_a_blocking_thread() {
+        fn send<T: Send>() {}
+        send::<Opponent>();
+        send::<EnginePlayer>();
+        send::<UciPlayer>();
+    }
+
+    #[test]
+    fn opponent_builtin_answers_none_when_the_game_is_over() {
+        // Fool's mate: White is checkmated (Art. 5.1.1), no move to choose.
+        let mut game = Game::standard(TimeControl::Untimed);
+        game.start(0).unwrap();
+        for (i, m) in ["f2f3", "e7e5", "g2g4", "d8h4"].iter().enumerate() {
+            let color = if i % 2 == 0 {
+                arbiter_rules::Color::White
+            } else {
+                arbiter_rules::Color::Black
+            };
+            game.play_uci(color, m, 0, MoveOptions::default()).unwrap();
+        }
+        let mut o = Opponent::from(EnginePlayer::new(Level::MIN));
+        assert_eq!(o.name(), "Arbiter level 1");
+        assert_eq!(o.choose(&game, 0, &AtomicBool::new(false)).unwrap(), None);
     }
 }

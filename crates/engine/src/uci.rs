@@ -2,6 +2,12 @@
 //! `go`, `stop`, `setoption`, `quit`) and answers (`id`, `option`, `uciok`, `readyok`,
 //! `info`, `bestmove`). The search runs on its own thread so that `stop` and `isready` are
 //! answered while it thinks.
+//!
+//! Strength: `Skill Level` 1–8 picks a [`Level`]; with `UCI_LimitStrength` true, `UCI_Elo`
+//! picks the level whose measured Elo is nearest ([`Level::from_elo`], which documents the
+//! measurements and their uncertainty) and `Skill Level` is ignored. With
+//! `UCI_LimitStrength` false (the default) `UCI_Elo` is ignored: the engine plays at
+//! `Skill Level`, which is full strength unless set lower.
 
 use crate::{ClockState, Engine, Info, Level, Limits, Score};
 use arbiter_rules::{CastlingMode, Color, Move, Position};
@@ -35,6 +41,12 @@ struct State<W: Write + Send + 'static> {
     start: Position,
     moves: Vec<Move>,
     chess960: bool,
+    /// `Skill Level`.
+    skill: Level,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` rather than at `Skill Level`.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: i32,
 }
 
 impl<W: Write + Send + 'static> State<W> {
@@ -59,6 +71,21 @@ impl<W: Write + Send + 'static> State<W> {
     fn engine(&mut self) -> &mut Engine {
         self.wait();
         self.engine.get_or_insert_with(Engine::new)
+    }
+
+    /// The level the options ask for: from `UCI_Elo` when `UCI_LimitStrength` is on,
+    /// otherwise `Skill Level` (8, full strength, unless set lower).
+    fn level(&self) -> Level {
+        if self.limit_strength {
+            Level::from_elo(self.elo)
+        } else {
+            self.skill
+        }
+    }
+
+    fn apply_level(&mut self) {
+        let level = self.level();
+        self.engine().set_level(level);
     }
 
     fn mode(&self) -> CastlingMode {
@@ -93,6 +120,19 @@ impl<W: Write + Send + 'static> State<W> {
         );
         say(
             &self.out,
+            "option name UCI_LimitStrength type check default false",
+        );
+        say(
+            &self.out,
+            &format!(
+                "option name UCI_Elo type spin default {} min {} max {}",
+                Level::MAX.elo(),
+                Level::MIN_ELO,
+                Level::MAX.elo()
+            ),
+        );
+        say(
+            &self.out,
             "option name UCI_Chess960 type check default false",
         );
         say(&self.out, "uciok");
@@ -114,8 +154,40 @@ impl<W: Write + Send + 'static> State<W> {
                 Err(_) => self.info_string(&format!("Hash: bad value '{value}'")),
             },
             "skill level" => match value.parse::<u8>().ok().and_then(Level::new) {
-                Some(level) => self.engine().set_level(level),
+                Some(level) => {
+                    self.skill = level;
+                    self.apply_level();
+                }
                 None => self.info_string(&format!("Skill Level: expected 1 to 8, got '{value}'")),
+            },
+            "uci_limitstrength" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => {
+                    self.limit_strength = value.eq_ignore_ascii_case("true");
+                    self.apply_level();
+                    if self.limit_strength {
+                        self.report_elo_level();
+                    }
+                }
+                _ => self.info_string(&format!(
+                    "UCI_LimitStrength: expected true or false, got '{value}'"
+                )),
+            },
+            "uci_elo" => match value.parse::<i32>() {
+                Ok(elo) => {
+                    let (min, max) = (Level::MIN_ELO, Level::MAX.elo());
+                    if !(min..=max).contains(&elo) {
+                        self.info_string(&format!(
+                            "UCI_Elo: {elo} is outside {min} to {max}; using {}",
+                            elo.clamp(min, max)
+                        ));
+                    }
+                    self.elo = elo.clamp(min, max);
+                    self.apply_level();
+                    if self.limit_strength {
+                        self.report_elo_level();
+                    }
+                }
+                Err(_) => self.info_string(&format!("UCI_Elo: bad value '{value}'")),
             },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) => self.engine().set_move_overhead(Duration::from_millis(ms)),
@@ -127,6 +199,18 @@ impl<W: Write + Send + 'static> State<W> {
             }
             _ => self.info_string(&format!("unknown option '{name}'")),
         }
+    }
+
+    /// Says which level plays for the `UCI_Elo` asked (the mapping is coarse: see
+    /// [`Level::from_elo`]).
+    fn report_elo_level(&self) {
+        let level = Level::from_elo(self.elo);
+        self.info_string(&format!(
+            "UCI_Elo {} plays as Skill Level {} (estimated Elo {})",
+            self.elo,
+            level.get(),
+            level.elo()
+        ));
     }
 
     fn position(&mut self, args: &str) {
@@ -221,6 +305,8 @@ impl<W: Write + Send + 'static> State<W> {
             });
         }
         let mut engine = self.engine.take().unwrap_or_default();
+        // Also after a fresh engine replaced one whose search thread panicked.
+        engine.set_level(self.level());
         let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
         let start = self.start;
@@ -294,6 +380,9 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
         start: Position::new(),
         moves: Vec::new(),
         chess960: false,
+        skill: Level::MAX,
+        limit_strength: false,
+        elo: Level::MAX.elo(),
     };
     for line in input.lines() {
         let line = line?;

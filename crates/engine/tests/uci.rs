@@ -85,7 +85,14 @@ fn bestmoves(lines: &[String]) -> Vec<String> {
 fn uci_handshake_lists_options_and_ends_with_uciok() {
     let lines = session("uci\nisready\nquit\n");
     assert!(lines[0].starts_with("id name Arbiter"));
-    for opt in ["Hash", "Skill Level", "UCI_Chess960", "Move Overhead"] {
+    for opt in [
+        "Hash",
+        "Skill Level",
+        "UCI_Chess960",
+        "Move Overhead",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+    ] {
         assert!(
             lines
                 .iter()
@@ -206,4 +213,97 @@ fn uci_bad_position_is_reported_not_fatal() {
     assert!(lines.iter().any(|l| l.starts_with("info string bad FEN")));
     assert!(lines.iter().any(|l| l.starts_with("info string position")));
     assert_eq!(lines.last().unwrap(), "readyok");
+}
+
+#[test]
+fn uci_elo_is_advertised_with_the_level_ladder_range() {
+    use arbiter_engine::Level;
+    let lines = session("uci\nquit\n");
+    assert!(lines.contains(&"option name UCI_LimitStrength type check default false".to_string()));
+    let elo = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Elo "))
+        .unwrap();
+    assert_eq!(
+        elo,
+        &format!(
+            "option name UCI_Elo type spin default {max} min {min} max {max}",
+            min = Level::MIN.elo(),
+            max = Level::MAX.elo()
+        )
+    );
+    assert!(Level::MIN.elo() < Level::MAX.elo());
+}
+
+/// The level actually playing, read from the depth reached: levels 1 to 7 stop at depths
+/// 1, 2, 3, 4, 5, 7 and 9.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .map(|l| l.split_whitespace().next().unwrap().parse::<u32>().unwrap())
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn uci_limit_strength_with_uci_elo_picks_the_nearest_level() {
+    use arbiter_engine::Level;
+    // The weakest Elo plays level 1: a depth-1 search even when asked for depth 6.
+    let min = Level::MIN.elo();
+    let lines = session(&format!(
+        "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value {min}\nposition fen 8/8/4k3/8/8/8/8/R3K3 w - - 0 1\ngo depth 6\nquit\n"
+    ));
+    assert_eq!(deepest(&lines), 1, "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("info string UCI_Elo {min} plays as Skill Level 1"))),
+        "{lines:?}"
+    );
+    // Level 3's estimate plays level 3 (depth limit 3).
+    let elo3 = Level::new(3).unwrap().elo();
+    let lines = session(&format!(
+        "setoption name UCI_Elo value {elo3}\nsetoption name UCI_LimitStrength value true\nposition fen 8/8/4k3/8/8/8/8/R3K3 w - - 0 1\ngo depth 6\nquit\n"
+    ));
+    assert_eq!(deepest(&lines), 3, "{lines:?}");
+}
+
+#[test]
+fn uci_limit_strength_false_ignores_uci_elo_and_skill_level_keeps_working() {
+    use arbiter_engine::Level;
+    let min = Level::MIN.elo();
+    // UCI_Elo without UCI_LimitStrength: full strength (depth 6 reached).
+    let lines = session(&format!(
+        "setoption name UCI_Elo value {min}\nposition fen 8/8/4k3/8/8/8/8/R3K3 w - - 0 1\ngo depth 6\nquit\n"
+    ));
+    assert_eq!(deepest(&lines), 6);
+    // Switched on, then off again: full strength again.
+    let lines = session(&format!(
+        "setoption name UCI_Elo value {min}\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_LimitStrength value false\nposition fen 8/8/4k3/8/8/8/8/R3K3 w - - 0 1\ngo depth 6\nquit\n"
+    ));
+    assert_eq!(deepest(&lines), 6);
+    // Skill Level still applies when UCI_LimitStrength is false.
+    let lines = session(
+        "setoption name Skill Level value 2\nsetoption name UCI_LimitStrength value false\nposition fen 8/8/4k3/8/8/8/8/R3K3 w - - 0 1\ngo depth 6\nquit\n",
+    );
+    assert_eq!(deepest(&lines), 2);
+}
+
+#[test]
+fn uci_elo_out_of_range_is_clamped_and_reported_bad_values_too() {
+    let lines = session(
+        "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 99999\nsetoption name UCI_Elo value strong\nsetoption name UCI_LimitStrength value maybe\nposition startpos\ngo depth 4\nquit\n",
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string UCI_Elo: 99999 is outside")));
+    assert!(lines
+        .iter()
+        .any(|l| l == "info string UCI_Elo: bad value 'strong'"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string UCI_LimitStrength: expected true or false")));
+    // Clamped to the top: level 8, full strength, depth 4 reached.
+    assert_eq!(deepest(&lines), 4);
 }

@@ -13,11 +13,13 @@
 //! The clock is kept by the runner: the time between `go` and `bestmove` is charged to the
 //! engine to move, an engine that runs out of time loses (Art. 6.9), and an illegal move loses.
 
+use arbiter_engine::external::UciEngine;
+use arbiter_engine::Score;
 use arbiter_rules::{Color, History, Move, Position, Termination};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::io::Write;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Opening lines in SAN (varied: open, semi-open, closed, flank games).
 const OPENINGS: &[&str] = &[
@@ -73,77 +75,33 @@ const OPENINGS: &[&str] = &[
     "e4 d6 d4 Nf6 Nc3 e5",
 ];
 
+/// One engine of the match: the UCI client of `arbiter_engine::external`, started through
+/// `sh -c "exec CMD"` so that a command line with arguments can be given.
 struct Engine {
     name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    uci: UciEngine,
 }
 
 impl Engine {
     fn start(cmd: &str, options: &[(String, String)]) -> Result<Engine, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {cmd}"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(format!("exec {cmd}"));
+        let uci = UciEngine::spawn(command, options, Duration::from_secs(30))
             .map_err(|e| format!("cannot start '{cmd}': {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            name: cmd.to_string(),
-            child,
-            stdin,
-            lines: rx,
-        };
-        e.send("uci");
-        loop {
-            let line = e.recv(Duration::from_secs(10))?;
-            if let Some(n) = line.strip_prefix("id name ") {
-                e.name = n.trim().to_string();
-            }
-            if line.trim() == "uciok" {
-                break;
-            }
-        }
-        for (k, v) in options {
-            e.send(&format!("setoption name {k} value {v}"));
-        }
-        e.ready()?;
-        Ok(e)
+        Ok(Engine {
+            name: uci.id_name().unwrap_or(cmd).to_string(),
+            uci,
+        })
     }
 
-    fn send(&mut self, s: &str) {
-        let _ = writeln!(self.stdin, "{s}");
-        let _ = self.stdin.flush();
+    fn send(&mut self, s: &str) -> Result<(), String> {
+        self.uci.send(s).map_err(|e| e.to_string())
     }
 
-    fn recv(&self, timeout: Duration) -> Result<String, String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(format!("{}: no answer", self.name)),
-            Err(RecvTimeoutError::Disconnected) => Err(format!("{}: exited", self.name)),
-        }
-    }
-
-    fn ready(&mut self) -> Result<(), String> {
-        self.send("isready");
-        loop {
-            if self.recv(Duration::from_secs(30))?.trim() == "readyok" {
-                return Ok(());
-            }
-        }
+    fn new_game(&mut self) -> Result<(), String> {
+        self.uci
+            .new_game(Duration::from_secs(30))
+            .map_err(|e| e.to_string())
     }
 
     /// Sends `go` and waits for `bestmove`, returning it, the last reported score (cp, from
@@ -153,54 +111,16 @@ impl Engine {
         go: &str,
         timeout: Duration,
     ) -> Result<(String, Option<i32>, Duration), String> {
-        let start = Instant::now();
-        self.send(go);
-        let mut score = None;
-        loop {
-            let left = timeout.saturating_sub(start.elapsed());
-            let line = self.recv(left.max(Duration::from_millis(1)))?;
-            let mut t = line.split_whitespace();
-            match t.next() {
-                Some("info") => {
-                    let words: Vec<&str> = line.split_whitespace().collect();
-                    if let Some(i) = words.iter().position(|w| *w == "score") {
-                        let is_bound = words
-                            .iter()
-                            .any(|w| *w == "lowerbound" || *w == "upperbound");
-                        match (
-                            words.get(i + 1),
-                            words.get(i + 2).and_then(|v| v.parse::<i32>().ok()),
-                        ) {
-                            (Some(&"cp"), Some(v)) if !is_bound => score = Some(v),
-                            (Some(&"mate"), Some(v)) if !is_bound => {
-                                score = Some(if v > 0 { 30_000 - v } else { -30_000 - v })
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                Some("bestmove") => {
-                    let m = t.next().unwrap_or("0000").to_string();
-                    return Ok((m, score, start.elapsed()));
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let best = self
+            .uci
+            .go(go, None, timeout, &AtomicBool::new(false))
+            .map_err(|e| e.to_string())?;
+        let score = best.score.map(|s| match s {
+            Score::Cp(v) => v,
+            Score::Mate(v) if v > 0 => 30_000 - v,
+            Score::Mate(v) => -30_000 - v,
+        });
+        Ok((best.text, score, best.elapsed))
     }
 }
 
@@ -308,8 +228,7 @@ fn play_game(
         game.push_unchecked(m);
     }
     for e in engines.iter_mut() {
-        e.send("ucinewgame");
-        e.ready()?;
+        e.new_game()?;
     }
     let mut clock = [cfg.base, cfg.base]; // by colour: White, Black
     let mut scores: Vec<i32> = Vec::new(); // White's point of view, per ply
@@ -345,7 +264,7 @@ fn play_game(
             p.play_unchecked(m);
         }
         let e = &mut engines[mover];
-        e.send(&cmd);
+        e.send(&cmd)?;
         let go = match cfg.nodes {
             Some(n) => format!("go nodes {n}"),
             None => format!(
