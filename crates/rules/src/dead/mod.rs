@@ -35,10 +35,12 @@
 //! assert_eq!(can_checkmate(&pos, Color::Black, Mode::Full), Verdict::No);
 //! ```
 
-use crate::attacks;
 use crate::{Bitboard, Board, Color, Move, Position, Role, Square};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+mod helpmate;
+mod reach;
 
 /// The answer to "can this side still checkmate?".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +94,25 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     if budget == 0 {
         return Verdict::Unknown;
     }
-    Search::new(side, budget).run(pos)
+    let mut finder = helpmate::Finder::new(side, budget / 4);
+    let found = finder.run(pos);
+    if std::env::var_os("ARBITER_DEAD_TRACE").is_some() {
+        eprintln!(
+            "finder nodes {} result {}",
+            finder.nodes,
+            match &found {
+                helpmate::Found::Mate(l) => format!("mate {}", l.len()),
+                helpmate::Found::None => "none".into(),
+                helpmate::Found::Unknown => "unknown".into(),
+            }
+        );
+    }
+    match found {
+        helpmate::Found::Mate(line) => return Verdict::Yes(shorten(pos, line)),
+        helpmate::Found::None => return Verdict::No,
+        helpmate::Found::Unknown => {}
+    }
+    Search::new(side, budget.saturating_sub(finder.nodes)).run(pos)
 }
 
 /// Is the position dead (Art. 5.2.2): can neither side checkmate? `Some(true)` proved dead,
@@ -116,179 +136,7 @@ fn is_mated(pos: &Position, loser: Color) -> bool {
 
 /// Layers 1 and 2: a proof that `side` can never checkmate, or `false` if none was found.
 fn static_no(pos: &Position, side: Color) -> bool {
-    pos.has_insufficient_material(side) || frozen_no(pos, side)
-}
-
-/// The squares a non-pawn piece can ever reach, with the fixed pawns as walls. Kings also
-/// avoid squares that fixed enemy pawns attack.
-fn region(
-    role: Role,
-    color: Color,
-    from: Square,
-    walls: Bitboard,
-    king_forbidden: Bitboard,
-) -> Bitboard {
-    let forbidden = if role == Role::King {
-        walls | king_forbidden
-    } else {
-        walls
-    };
-    let mut seen = Bitboard::from_square(from);
-    let mut frontier = seen;
-    while frontier.any() {
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier {
-            next |= attacks::attacks(role, color, sq, walls);
-        }
-        next = next - forbidden - seen;
-        seen |= next;
-        frontier = next;
-    }
-    seen
-}
-
-/// Everything a piece attacks from anywhere in its region (fixed pawns as the only blockers).
-fn attack_span(role: Role, color: Color, region: Bitboard, walls: Bitboard) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for sq in region {
-        out |= attacks::attacks(role, color, sq, walls);
-    }
-    out
-}
-
-/// Layer 2 (see the module docs): `true` if it is proved that `side` can never give check.
-///
-/// Hypothesis H: from now on nothing is ever captured and no pawn promotes. Under H a pawn
-/// only walks up its file and never passes the first enemy pawn ahead of it (its
-/// *trajectory*); a pawn whose next square holds an enemy pawn never moves (*fixed*). Every
-/// other piece stays inside its *region*: the squares it can reach with the fixed pawns as walls
-/// (kings also avoid squares fixed enemy pawns attack). Those regions ignore every other
-/// obstacle, so they over-approximate. If, with these over-approximations, no capture and no
-/// promotion is possible, then H holds after every move (induction on the moves), and if
-/// moreover no piece or pawn of `side` can ever attack a square of the enemy king's region,
-/// `side` can never give check — let alone mate.
-fn frozen_no(pos: &Position, side: Color) -> bool {
-    let b = pos.board();
-    let pawns = b.pawns();
-    if pawns.is_empty() || pos.is_check() || !pos.castles().is_empty() {
-        return false;
-    }
-    if pos.legal_ep_square().is_some() {
-        return false;
-    }
-    // Fixed pawns: blocked by an enemy pawn, or by a fixed pawn of either colour, straight
-    // ahead (computed to a fixpoint).
-    let white_pawns = pawns & b.by_color(Color::White);
-    let black_pawns = pawns & b.by_color(Color::Black);
-    let mut all_fixed =
-        (white_pawns & black_pawns.shift_down()) | (black_pawns & white_pawns.shift_up());
-    loop {
-        let next = all_fixed
-            | (white_pawns & all_fixed.shift_down())
-            | (black_pawns & all_fixed.shift_up());
-        if next == all_fixed {
-            break;
-        }
-        all_fixed = next;
-    }
-    let mut fixed = [all_fixed & white_pawns, all_fixed & black_pawns];
-    let mut trajectory = [Bitboard::EMPTY; 2];
-    let mut pawn_span = [Bitboard::EMPTY; 2];
-    for color in Color::ALL {
-        let theirs = pawns & b.by_color(!color);
-        for p in pawns & b.by_color(color) {
-            let mut path = Bitboard::from_square(p);
-            let mut cur = p;
-            loop {
-                let Some(next) = cur.offset(0, color.fold(1, -1)) else {
-                    return false; // Cannot happen (no pawn on the last rank); be safe.
-                };
-                if theirs.contains(next) || all_fixed.contains(next) {
-                    break;
-                }
-                if next.rank() == crate::Rank::EIGHTH.relative_to(color) {
-                    return false; // Nothing stops this pawn from promoting.
-                }
-                path.add(next);
-                cur = next;
-            }
-            if path.count() == 1 {
-                fixed[color.index()].add(p); // Blocked by a mobile own pawn that is itself stuck.
-            }
-            trajectory[color.index()] |= path;
-            for sq in path {
-                pawn_span[color.index()] |= attacks::pawn_attacks(color, sq);
-            }
-        }
-    }
-    let walls = fixed[0] | fixed[1];
-    let mut fixed_attacks = [Bitboard::EMPTY; 2];
-    for color in Color::ALL {
-        for p in fixed[color.index()] {
-            fixed_attacks[color.index()] |= attacks::pawn_attacks(color, p);
-        }
-    }
-    // Pawns never capture pawns (this also rules out en passant: the square passed over is on
-    // the trajectory of the pawn that double-steps).
-    for color in Color::ALL {
-        if pawn_span[color.index()].intersects(trajectory[(!color).index()]) {
-            return false;
-        }
-    }
-
-    let mut regions = [Bitboard::EMPTY; 2];
-    let mut spans = [Bitboard::EMPTY; 2];
-    let mut king_regions = [Bitboard::EMPTY; 2];
-    let mut king_spans = [Bitboard::EMPTY; 2];
-    for color in Color::ALL {
-        let them = (!color).index();
-        for sq in b.by_color(color) - pawns {
-            let role = b.role_at(sq).unwrap_or(Role::King);
-            let reg = region(role, color, sq, walls, fixed_attacks[them]);
-            let span = attack_span(role, color, reg, walls);
-            if role == Role::King {
-                king_regions[color.index()] = reg;
-                king_spans[color.index()] = span;
-            } else {
-                regions[color.index()] |= reg;
-                spans[color.index()] |= span;
-            }
-        }
-    }
-    for color in Color::ALL {
-        let (us, them) = (color.index(), (!color).index());
-        // Pieces never capture pieces or pawns.
-        if spans[us].intersects(regions[them] | trajectory[them]) {
-            return false;
-        }
-        // Kings never capture pieces, nor pawns other than those a fixed pawn protects.
-        if king_spans[us].intersects(regions[them] | (trajectory[them] - fixed_attacks[them])) {
-            return false;
-        }
-        // Pawns never capture pieces.
-        if pawn_span[us].intersects(regions[them]) {
-            return false;
-        }
-    }
-    // Finally: can the enemy king ever stand mated? Under H a winning piece never stands next
-    // to the losing king (that would be a capture the checks above exclude), so at a mate on
-    // square x (which must be attacked) every flight square next to x in the king's region is
-    // attacked by the winner or occupied by a losing pawn or piece — one piece per square.
-    let (us, them) = (side.index(), (!side).index());
-    let checks = (spans[us] | pawn_span[us]) & king_regions[them];
-    if checks.is_empty() {
-        return true;
-    }
-    let attackable = spans[us] | pawn_span[us] | king_spans[us];
-    let blockers = (b.by_color(!side) - pawns - b.kings()).count();
-    for x in checks {
-        let flights = (attacks::king_attacks(x) & king_regions[them]).without(x);
-        let need = flights - attackable - trajectory[them];
-        if (need - regions[them]).is_empty() && need.count() <= blockers {
-            return false;
-        }
-    }
-    true
+    pos.has_insufficient_material(side) || reach::reach_no(pos, side)
 }
 
 /// A position key for the table of positions seen: compared exactly, hashed by Zobrist.

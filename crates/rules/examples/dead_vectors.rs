@@ -1,0 +1,92 @@
+//! Measures `dead::can_checkmate` in full mode over the CHA test vectors (or any file in their
+//! `LABEL FEN` format) and prints the verdict counts and the time per position.
+//!
+//! ```text
+//! cargo run --release -p arbiter-rules --example dead_vectors -- \
+//!     ../shared/data/positions/cha-unwinnability/test-vector.txt [--budget N] [--slowest K] [--verbose]
+//! ```
+
+use arbiter_rules::dead::{can_checkmate, Mode, Verdict};
+use arbiter_rules::{CastlingMode, Color, Position};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = args
+        .first()
+        .expect("usage: dead_vectors FILE [--budget N] [--slowest K]");
+    let mut mode = Mode::Full;
+    let mut slowest = 15usize;
+    let mut verbose = false;
+    let mut i = 1;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--budget" => {
+                mode = Mode::Budget(args[i + 1].parse().expect("budget"));
+                i += 1;
+            }
+            "--slowest" => {
+                slowest = args[i + 1].parse().expect("count");
+                i += 1;
+            }
+            "--verbose" => verbose = true,
+            other => panic!("unknown argument {other}"),
+        }
+        i += 1;
+    }
+    let text = std::fs::read_to_string(path).expect("read file");
+    let mut rows: Vec<(Duration, String, &'static str, bool)> = Vec::new();
+    let (mut right, mut unknown, mut wrong) = (0usize, 0usize, 0usize);
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let (label, fen) = line.split_at(2);
+        let p = Position::from_fen(fen.trim(), CastlingMode::Standard).expect("FEN");
+        let label = label.as_bytes();
+        for (side, can) in [
+            (Color::White, label[0] == b'W'),
+            (Color::Black, label[1] == b'B'),
+        ] {
+            let t = Instant::now();
+            let v = can_checkmate(&p, side, mode);
+            let dt = t.elapsed();
+            match (&v, can) {
+                (Verdict::Yes(_), true) | (Verdict::No, false) => right += 1,
+                (Verdict::Unknown, _) => unknown += 1,
+                _ => {
+                    wrong += 1;
+                    eprintln!("WRONG {} {side}: {}", p.fen(), v.name());
+                }
+            }
+            if verbose {
+                println!(
+                    "{:>10.1} µs {:<7} {:<5} {} {side}",
+                    dt.as_secs_f64() * 1e6,
+                    v.name(),
+                    can,
+                    p.fen()
+                );
+            }
+            rows.push((dt, format!("{} {side}", p.fen()), v.name(), can));
+        }
+    }
+    let n = rows.len();
+    let total: Duration = rows.iter().map(|r| r.0).sum();
+    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    let pct = |q: f64| rows[((n as f64) * (1.0 - q)) as usize].0.as_secs_f64() * 1e6;
+    println!(
+        "{n} verdicts: {right} right, {unknown} unknown, {wrong} wrong; mean {:.1} µs, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, worst {:.2} ms",
+        total.as_secs_f64() * 1e6 / n as f64,
+        pct(0.5),
+        pct(0.9),
+        pct(0.99),
+        rows[0].0.as_secs_f64() * 1e3
+    );
+    for (dt, what, verdict, can) in rows.iter().take(slowest) {
+        println!(
+            "{:>10.2} ms {verdict:<7} expected-can={can:<5} {what}",
+            dt.as_secs_f64() * 1e3
+        );
+    }
+}

@@ -1,0 +1,275 @@
+//! Layer 2 of the dead-position analysis: where can each piece ever go?
+//!
+//! A monotone fixpoint over two kinds of facts, both over-approximations of every position
+//! reachable from the given one:
+//! - `reach[i]`: the squares piece `i` (as it stands now) can ever occupy;
+//! - `perm`: the occupied squares whose occupant can never leave (it never moves and is never
+//!   captured). Only these act as walls.
+//!
+//! Start with every piece on its square and every occupied square permanent; then repeat until
+//! nothing changes:
+//! - a knight, bishop, rook or queen walks with its own moves, blocked only by permanent
+//!   pieces, never landing on a permanent piece of its own colour (landing on an enemy one is a
+//!   capture, which clears that square);
+//! - a king does the same and also avoids squares a permanent enemy piece attacks for ever (a
+//!   pawn, knight or king that never moves, a slider whose line to the square crosses only
+//!   squares no piece can ever stand on);
+//! - a pawn pushes onto squares that are not permanent and captures onto squares some enemy
+//!   piece (not the king) can reach; a pawn that can reach its last rank ends the analysis
+//!   (nothing is proved);
+//! - an occupied square stops being permanent when its occupant can move, or an enemy piece can
+//!   reach it (by capturing).
+//!
+//! Soundness, by induction on the moves of any legal line: every piece stays in its `reach`,
+//! and every permanent square keeps its occupant, because each legal move is also a move of the
+//! relaxed system (real blockers include the permanent ones, a real capture target stands on a
+//! square the enemy can reach, a real safe king square is not attacked by a permanent piece).
+//! En passant and castling are outside the relaxation, so positions with castling rights or a
+//! legal en passant capture are not analysed here.
+//!
+//! With the fixpoint, a side can never check when none of its pieces can ever attack a square
+//! the enemy king can reach; and it can never mate when, at every square where a check is
+//! possible, some flight square can neither be attacked nor blocked.
+
+use crate::attacks;
+use crate::{Bitboard, Color, Position, Rank, Role, Square};
+
+/// At most 32 pieces stand on a legal board.
+const MAX: usize = 32;
+
+struct Piece {
+    color: Color,
+    role: Role,
+    origin: Square,
+    reach: Bitboard,
+}
+
+/// `true` if it is proved that `side` can never checkmate (see the module docs).
+pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
+    if !pos.castles().is_empty() || pos.legal_ep_square().is_some() {
+        return false;
+    }
+    let b = pos.board();
+    let mut pieces: [Piece; MAX] = core::array::from_fn(|_| Piece {
+        color: Color::White,
+        role: Role::Pawn,
+        origin: Square::new_unchecked(0),
+        reach: Bitboard::EMPTY,
+    });
+    let mut n = 0;
+    for (sq, piece) in b.pieces() {
+        if n == MAX {
+            return false;
+        }
+        pieces[n] = Piece {
+            color: piece.color,
+            role: piece.role,
+            origin: sq,
+            reach: Bitboard::from_square(sq),
+        };
+        n += 1;
+    }
+    let pieces = &mut pieces[..n];
+    let mut perm = b.occupied();
+    let promotion = [Bitboard::rank(Rank::EIGHTH), Bitboard::rank(Rank::FIRST)];
+    loop {
+        // What each colour's pieces (not kings) can ever stand on: a pawn may capture there.
+        let mut targets = [Bitboard::EMPTY; 2];
+        let mut ever = Bitboard::EMPTY;
+        for p in pieces.iter() {
+            ever |= p.reach;
+            if p.role != Role::King {
+                targets[p.color.index()] |= p.reach;
+            }
+        }
+        // Squares attacked for ever by pieces that never leave their square.
+        let mut guarded = [Bitboard::EMPTY; 2];
+        for p in pieces.iter().filter(|p| perm.contains(p.origin)) {
+            guarded[p.color.index()] |= attacks::attacks(p.role, p.color, p.origin, ever);
+        }
+        let mut changed = false;
+        for i in 0..pieces.len() {
+            let p = &pieces[i];
+            let (us, them) = (p.color.index(), (!p.color).index());
+            let own_perm = perm & b.by_color(p.color);
+            let walls = perm.without(p.origin);
+            let reach = match p.role {
+                Role::Pawn => {
+                    let cap = lock(pieces, i);
+                    let mut r = pawn_reach(p.color, p.origin, walls | cap, targets[them]);
+                    if cap.any() && !(r - Bitboard::file(p.origin.file())).is_empty() {
+                        // It may leave its file: the lock is not proved.
+                        r = pawn_reach(p.color, p.origin, walls, targets[them]);
+                    }
+                    if r.intersects(promotion[us]) {
+                        return false; // A promotion: the new piece could go anywhere.
+                    }
+                    r
+                }
+                Role::King => flood(p, walls, own_perm | guarded[them]),
+                _ => flood(p, walls, own_perm),
+            };
+            if reach != pieces[i].reach {
+                pieces[i].reach = reach;
+                changed = true;
+            }
+        }
+        let mut next_perm = Bitboard::EMPTY;
+        for p in pieces.iter() {
+            if !perm.contains(p.origin) || p.reach != Bitboard::from_square(p.origin) {
+                continue;
+            }
+            let captured = pieces
+                .iter()
+                .any(|q| q.color != p.color && q.reach.contains(p.origin));
+            if !captured {
+                next_perm.add(p.origin);
+            }
+        }
+        if next_perm != perm {
+            perm = next_perm;
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    verdict(pieces, perm, side)
+}
+
+/// Two pawns face each other on a file: pawn `i` can never pass the first enemy pawn ahead of
+/// it when that enemy pawn never leaves the file and is never captured (pawn `i` itself must
+/// never leave the file either, which the caller checks). Returns the squares of the file from
+/// that enemy pawn on (walls for pawn `i`'s pushes), or nothing.
+fn lock(pieces: &[Piece], i: usize) -> Bitboard {
+    let p = &pieces[i];
+    let file = Bitboard::file(p.origin.file());
+    let ahead = |sq: Square| match p.color {
+        Color::White => sq.rank().index() > p.origin.rank().index(),
+        Color::Black => sq.rank().index() < p.origin.rank().index(),
+    };
+    let Some(e) = pieces
+        .iter()
+        .filter(|e| e.color != p.color && e.role == Role::Pawn)
+        .filter(|e| file.contains(e.origin) && ahead(e.origin))
+        .min_by_key(|e| e.origin.distance(p.origin))
+    else {
+        return Bitboard::EMPTY;
+    };
+    if !(e.reach - file).is_empty() {
+        return Bitboard::EMPTY; // It may capture its way off the file.
+    }
+    // Nothing of ours may ever capture it (pawns that never leave their file never capture).
+    let capturable = pieces.iter().any(|q| {
+        q.color == p.color
+            && q.reach.intersects(e.reach)
+            && !(q.role == Role::Pawn && (q.reach - Bitboard::file(q.origin.file())).is_empty())
+    });
+    if capturable {
+        return Bitboard::EMPTY;
+    }
+    let mut cap = Bitboard::EMPTY;
+    for sq in file {
+        if sq == e.origin || (ahead(sq) && e.origin.distance(p.origin) < sq.distance(p.origin)) {
+            cap.add(sq);
+        }
+    }
+    cap
+}
+
+/// The squares a knight, bishop, rook, queen or king can reach from its square, blocked by
+/// `walls`, never landing on `forbidden`.
+fn flood(p: &Piece, walls: Bitboard, forbidden: Bitboard) -> Bitboard {
+    let mut seen = Bitboard::from_square(p.origin);
+    let mut frontier = seen;
+    while frontier.any() {
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            next |= attacks::attacks(p.role, p.color, sq, walls);
+        }
+        next = next - forbidden - seen;
+        seen |= next;
+        frontier = next;
+    }
+    seen
+}
+
+/// The squares a pawn can reach: pushes onto squares that are not walls, captures onto
+/// `targets` (where enemy pieces may stand).
+fn pawn_reach(color: Color, from: Square, walls: Bitboard, targets: Bitboard) -> Bitboard {
+    let mut seen = Bitboard::from_square(from);
+    let mut frontier = seen;
+    while frontier.any() {
+        let pushes = match color {
+            Color::White => frontier.shift_up(),
+            Color::Black => frontier.shift_down(),
+        } - walls;
+        let mut captures = Bitboard::EMPTY;
+        for sq in frontier {
+            captures |= attacks::pawn_attacks(color, sq);
+        }
+        let next = (pushes | (captures & targets)) - seen;
+        seen |= next;
+        frontier = next;
+    }
+    seen
+}
+
+/// With the fixpoint reached: can `side` never mate?
+///
+/// A mate on a square `x` needs `x` attacked by one of the winner's men (not the king), and
+/// every flight square next to `x` that the losing king could ever use attacked by a winner's
+/// man, or by the winner's king (standing on one square at least two away from `x`), or
+/// occupied by one of the loser's own men (one man per square).
+fn verdict(pieces: &[Piece], perm: Bitboard, side: Color) -> bool {
+    let them = (!side).index();
+    let mut king_region = Bitboard::EMPTY;
+    let mut winner_king = Bitboard::EMPTY;
+    let mut span = Bitboard::EMPTY; // What the winner's men can ever attack.
+    let mut men: [Bitboard; MAX] = [Bitboard::EMPTY; MAX]; // Where each loser's man can stand.
+    let mut n_men = 0;
+    for p in pieces {
+        if p.color.index() == them {
+            if p.role == Role::King {
+                king_region = p.reach;
+            } else {
+                men[n_men] = p.reach;
+                n_men += 1;
+            }
+        } else if p.role == Role::King {
+            winner_king = p.reach;
+        } else {
+            let walls = perm.without(p.origin);
+            for sq in p.reach {
+                span |= attacks::attacks(p.role, p.color, sq, walls);
+            }
+        }
+    }
+    let men = &men[..n_men];
+    let blockable = men.iter().fold(Bitboard::EMPTY, |acc, m| acc | *m);
+    for x in span & king_region {
+        let flights = attacks::king_attacks(x) & king_region;
+        let hard = flights - span;
+        if (hard - blockable - around(winner_king)).any() {
+            continue; // Some flight square can never be covered.
+        }
+        let far = winner_king - attacks::king_attacks(x) - Bitboard::from_square(x);
+        for w in far {
+            let rest = hard - attacks::king_attacks(w);
+            if !(rest - blockable).is_empty() {
+                continue;
+            }
+            let able = men.iter().filter(|m| m.intersects(rest)).count();
+            if rest.count() as usize <= able {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The squares next to any square of `set`.
+fn around(set: Bitboard) -> Bitboard {
+    set.iter()
+        .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king_attacks(sq))
+}
