@@ -155,6 +155,31 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub rules: Option<serde_json::Value>,
+    /// Play the computer: the other seat is taken by the server's engine at once and the game
+    /// starts (no invitation). Omitted or null: a game between people.
+    #[serde(default)]
+    pub computer: Option<ComputerRequest>,
+}
+
+/// A computer opponent asked for at creation (`"computer": {"level": 5}`).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerRequest {
+    /// Playing strength: 1 (a beginner) to 8 (full strength). Outside 1–8: 400
+    /// `bad_computer_level`.
+    #[schema(minimum = 1, maximum = 8, example = 3)]
+    pub level: u8,
+}
+
+/// The seat the server plays itself.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct ComputerView {
+    /// The computer's seat.
+    pub seat: Seat,
+    /// Its level, 1–8 (the built-in engine).
+    pub level: Option<u8>,
+    /// Its name, as in the PGN (`Arbiter level 5`).
+    pub name: String,
 }
 
 /// A seat and its secret token (shown once; send it as `Authorization: Bearer TOKEN`).
@@ -222,6 +247,8 @@ pub struct GameView {
     pub claimable: Vec<String>,
     /// Which seats are taken.
     pub seats: SeatsTaken,
+    /// The seat the server plays ("play the computer"); null in a game between people.
+    pub computer: Option<ComputerView>,
     /// Number of the last event (the WebSocket stream continues after it).
     pub last_seq: i64,
 }
@@ -248,6 +275,8 @@ pub struct GameSummary {
     pub variant: String,
     /// The seat still free, for a waiting game.
     pub open_seat: Option<Seat>,
+    /// The seat the server plays, if any.
+    pub computer: Option<ComputerView>,
     /// Creation time, unix ms.
     pub created_at: i64,
 }
@@ -336,7 +365,8 @@ pub struct WsQuery {
 #[utoipa::path(post, path = "/api/games", request_body = CreateGame,
     responses((status = 201, body = SeatGrant), (status = 400, body = ErrorBody),
               (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
-/// Create a game and take a seat.
+/// Create a game and take a seat. With `computer`, the other seat is the server's engine and
+/// the game starts at once.
 pub async fn create_game(
     State(s): State<AppState>,
     JsonBody(req): JsonBody<CreateGame>,
@@ -481,7 +511,8 @@ pub async fn post_resume(
           post_resign, post_abort, post_adjourn, post_resume),
     components(schemas(ErrorBody, CreateGame, SeatGrant, GameView, MoveView, Clocks,
                        SeatsTaken, GameSummary, Lobby, MoveRequest, DrawRequest, DrawAction,
-                       AdjournRequest, Ack, Seat, Variant, ColorChoice)),
+                       AdjournRequest, Ack, Seat, Variant, ColorChoice, ComputerRequest,
+                       ComputerView)),
     modifiers(&BearerAuth)
 )]
 pub struct ApiDoc;

@@ -32,6 +32,7 @@ use tokio::task::JoinHandle;
 
 pub mod api;
 mod assets;
+pub mod computer;
 pub mod error;
 pub mod live;
 pub mod referee;
@@ -56,6 +57,11 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// SQLite durability (see [`store::Sync`]).
     pub sqlite_sync: store::Sync,
+    /// Computer players' searches that may run at once, each on its own blocking thread
+    /// (default: the number of CPUs).
+    pub engine_threads: usize,
+    /// The longest a computer player thinks about one move, whatever its clock allows.
+    pub engine_max_think: Duration,
 }
 
 impl Default for Config {
@@ -66,6 +72,8 @@ impl Default for Config {
             lag_allowance_ms: live::LAG_ALLOWANCE_MS,
             max_body_bytes: 16 * 1024,
             sqlite_sync: store::Sync::default(),
+            engine_threads: computer::default_engine_threads(),
+            engine_max_think: computer::DEFAULT_MAX_THINK,
         }
     }
 }
@@ -175,8 +183,13 @@ impl Running {
 /// The database cannot be opened or the address cannot be bound.
 pub async fn start(config: Config) -> Result<Running, ServerError> {
     let store = Store::connect_with(&config.db, config.sqlite_sync).await?;
-    let hub = Hub::new(store, config.lag_allowance_ms);
-    tracing::info!(backend = ?hub.store().backend(), "database ready");
+    let engines = computer::Engines::new(config.engine_threads, config.engine_max_think);
+    let hub = Hub::new(store, config.lag_allowance_ms, engines);
+    tracing::info!(
+        backend = ?hub.store().backend(),
+        engine_threads = hub.engines().permits(),
+        "database ready"
+    );
     let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServerError::Bind {

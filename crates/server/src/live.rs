@@ -20,7 +20,7 @@
 //! flight is not lost.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,8 +29,10 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch, OnceCell};
 use tokio::time::Instant;
 
 use crate::api::{
-    Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, Seat, SeatGrant, SeatsTaken,
+    Ack, ColorChoice, CreateGame, DrawAction, DrawRequest, GameSummary, GameView, Lobby,
+    MoveRequest, Seat, SeatGrant, SeatsTaken,
 };
+use crate::computer::{self, ComputerKind, ComputerPlayer, ComputerSeat, Engines, GameClock};
 use crate::error::{ApiResult, AppError};
 use crate::referee::{Referee, Spec};
 use crate::store::{self, EventRow, GameRow, GameUpdate, Store, StoreError, Write};
@@ -87,6 +89,11 @@ enum Cmd {
         reply: Reply<Vec<Arc<WireEvent>>>,
     },
     Pgn(Reply<String>),
+    /// The computer player's answer (see [`computer::think`]).
+    Computer {
+        ticket: u64,
+        answer: computer::Answer,
+    },
 }
 
 #[derive(Clone)]
@@ -99,6 +106,7 @@ struct Handle {
 pub struct Hub {
     store: Store,
     lag_allowance_ms: u64,
+    engines: Arc<Engines>,
     games: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
     next_gen: AtomicU64,
     closing: watch::Sender<bool>,
@@ -126,11 +134,12 @@ fn random_u64() -> u64 {
 }
 
 impl Hub {
-    /// A hub over `store`.
-    pub fn new(store: Store, lag_allowance_ms: u64) -> Arc<Self> {
+    /// A hub over `store`; computer players search on `engines`.
+    pub fn new(store: Store, lag_allowance_ms: u64, engines: Arc<Engines>) -> Arc<Self> {
         Arc::new(Self {
             store,
             lag_allowance_ms,
+            engines,
             games: Mutex::new(HashMap::new()),
             next_gen: AtomicU64::new(1),
             closing: watch::channel(false).0,
@@ -140,6 +149,11 @@ impl Hub {
     /// The database.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The engine threads of computer players.
+    pub fn engines(&self) -> &Arc<Engines> {
+        &self.engines
     }
 
     /// A receiver told when WebSocket sessions must close (shutdown).
@@ -152,8 +166,8 @@ impl Hub {
         let _ = self.closing.send(true);
     }
 
-    /// Stop: close sockets. Game actors stop with the runtime; everything acknowledged is
-    /// already committed.
+    /// Stop: close sockets and stop the computers' searches. Game actors stop with the
+    /// runtime; everything acknowledged is already committed.
     pub async fn shutdown(&self) {
         self.close_sockets();
     }
@@ -176,14 +190,21 @@ impl Hub {
         Ok(n)
     }
 
-    /// Create a game and take the creator's seat.
+    /// Create a game and take the creator's seat. With a computer opponent, the other seat is
+    /// the computer's and the game has started when this returns.
     ///
     /// # Errors
-    /// A 4xx naming what is wrong with the request (time control, FEN, position number, rules).
+    /// A 4xx naming what is wrong with the request (time control, FEN, position number, rules,
+    /// computer level); nothing is stored then.
     pub async fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<SeatGrant> {
         let spec = Spec::from_request(&req, random_u64())?;
         // Validate everything by building the game once.
         Referee::new(&spec)?;
+        let computer = req
+            .computer
+            .as_ref()
+            .map(ComputerKind::from_request)
+            .transpose()?;
         let seat = match req.color {
             ColorChoice::White => Seat::White,
             ColorChoice::Black => Seat::Black,
@@ -199,6 +220,12 @@ impl Hub {
         let now = store::now_unix_ms();
         let id = token::game_id();
         let hash = Some(token::hash(&tok));
+        let computer = computer.map(|player| ComputerSeat {
+            seat: seat.other(),
+            player,
+        });
+        // The computer's seat is taken like a person's, with a token nobody holds.
+        let machine = computer.map(|_| token::hash(&token::generate()));
         let row = GameRow {
             id: id.clone(),
             created_at: now,
@@ -209,18 +236,32 @@ impl Hub {
             white_hash: if seat == Seat::White {
                 hash.clone()
             } else {
-                None
+                machine.clone()
             },
-            black_hash: if seat == Seat::Black { hash } else { None },
+            black_hash: if seat == Seat::Black { hash } else { machine },
             status: "waiting".into(),
             result: None,
             termination: None,
             last_seq: 0,
+            computer: computer
+                .map(|c| serde_json::to_string(&c))
+                .transpose()
+                .map_err(|e| AppError::Internal(e.to_string()))?,
         };
         self.store
             .write(Write::Create(row))
             .await
             .map_err(store_err)?;
+        if computer.is_some() {
+            // Both seats are taken: loading the game starts it (Art. 6.6), and the computer
+            // thinks at once if it has White.
+            let view = self.view(&id).await?;
+            if view.status != "playing" {
+                return Err(AppError::Unavailable(
+                    "the game against the computer could not start; retry".into(),
+                ));
+            }
+        }
         Ok(SeatGrant {
             id,
             seat,
@@ -236,8 +277,9 @@ impl Hub {
         let r = cell
             .get_or_try_init(|| async {
                 let gen = self.next_gen.fetch_add(1, Ordering::Relaxed);
-                let actor = GameActor::load(self.clone(), id, gen).await?;
+                let mut actor = GameActor::load(self.clone(), id, gen).await?;
                 let (tx, rx) = mpsc::channel(256);
+                actor.me = Some(tx.downgrade());
                 tokio::spawn(actor.run(rx));
                 Ok::<_, AppError>(Handle { tx, gen })
             })
@@ -382,6 +424,11 @@ impl Hub {
                 (Some(_), None) => Some(Seat::Black),
                 _ => None,
             },
+            computer: r
+                .computer
+                .as_deref()
+                .and_then(|c| serde_json::from_str::<ComputerSeat>(c).ok())
+                .map(|c| c.view()),
             id: r.id,
             status: r.status,
             time_control: r.time_control,
@@ -422,6 +469,29 @@ struct GameActor {
     /// Game time at `base`.
     base_t: u64,
     base: Instant,
+    /// The actor's own mailbox, for the computer's answers.
+    me: Option<mpsc::WeakSender<Cmd>>,
+    /// The seat the server plays, if any.
+    computer: Option<Computer>,
+}
+
+/// A computer seat in a live game.
+struct Computer {
+    seat: ComputerSeat,
+    /// The player while it is not thinking (meanwhile it is on the engine thread).
+    player: Option<Box<dyn ComputerPlayer>>,
+    /// The search under way.
+    thinking: Option<Thinking>,
+    next_ticket: u64,
+    /// A position (ply) for which the player gave no playable move: not asked again.
+    stuck_at: Option<usize>,
+}
+
+/// A search under way, for the position after `ply` half-moves.
+struct Thinking {
+    ticket: u64,
+    ply: usize,
+    stop: Arc<AtomicBool>,
 }
 
 impl GameActor {
@@ -458,6 +528,21 @@ impl GameActor {
                 json: wire.into(),
             }));
         }
+        let computer = match row.computer.as_deref() {
+            None => None,
+            Some(json) => {
+                let seat: ComputerSeat = serde_json::from_str(json).map_err(|e| {
+                    AppError::Internal(format!("game {id}: bad computer seat: {e}"))
+                })?;
+                Some(Computer {
+                    seat,
+                    player: Some(seat.player.build(hub.engines.max_think())?),
+                    thinking: None,
+                    next_ticket: 1,
+                    stuck_at: None,
+                })
+            }
+        };
         let (events, _) = broadcast::channel(64);
         let stored_status = match row.status.as_str() {
             "playing" => "playing",
@@ -479,6 +564,8 @@ impl GameActor {
             events,
             base_t,
             base: Instant::now(),
+            me: None,
+            computer,
         })
     }
 
@@ -528,6 +615,7 @@ impl GameActor {
                 white: self.white_hash.is_some(),
                 black: self.black_hash.is_some(),
             },
+            computer: self.computer.as_ref().map(|c| c.seat.view()),
             last_seq: self.last_seq(),
         }
     }
@@ -562,6 +650,7 @@ impl GameActor {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         const IDLE: Duration = Duration::from_secs(600);
         loop {
+            self.computer_step().await;
             let alarm = self.flag_alarm();
             let idle = Instant::now() + IDLE;
             let cmd = tokio::select! {
@@ -588,8 +677,19 @@ impl GameActor {
                     let _ = reply.send(Ok(self.view()));
                 }
                 Cmd::Pgn(reply) => {
-                    let _ = reply.send(Ok(self.referee.pgn(&self.id, self.created_at)));
+                    let name = |seat: Seat| match &self.computer {
+                        Some(c) if c.seat.seat == seat => c.seat.player.name(),
+                        _ => if seat == Seat::White {
+                            "White"
+                        } else {
+                            "Black"
+                        }
+                        .to_owned(),
+                    };
+                    let names = [name(Seat::White), name(Seat::Black)];
+                    let _ = reply.send(Ok(self.referee.pgn(&self.id, self.created_at, &names)));
                 }
+                Cmd::Computer { ticket, answer } => self.computer_answer(ticket, answer).await,
                 Cmd::Act {
                     token,
                     action,
@@ -680,6 +780,12 @@ impl GameActor {
             ));
         }
         let t = self.now_t();
+        self.act_seat(seat, action, t).await
+    }
+
+    /// Perform `action` for `seat` at game time `t`: the one path of every action, a person's
+    /// or the computer's.
+    async fn act_seat(&mut self, seat: Seat, action: Action, t: u64) -> ApiResult<i64> {
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
         let r = self.referee.act(seat, action, t, self.hub.lag_allowance_ms);
@@ -727,6 +833,141 @@ impl GameActor {
         } else {
             // Not fallen yet; the next alarm is recomputed.
             tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// The computer's part, looked at before every command: start a game whose seats the
+    /// creator and the computer have taken, decline a draw offered to the computer, stop a
+    /// search that is no longer wanted, and start one when it is the computer's turn.
+    async fn computer_step(&mut self) {
+        let Some(seat) = self.computer.as_ref().map(|c| c.seat.seat) else {
+            return;
+        };
+        // Art. 6.6: the game starts when the second seat is taken; here the computer took it
+        // at creation, so the game starts as soon as it is loaded (as when a person joins).
+        if !self.referee.is_started()
+            && !self.referee.is_over()
+            && self.white_hash.is_some()
+            && self.black_hash.is_some()
+        {
+            let t = self.now_t();
+            let n0 = self.referee.event_count();
+            let ply0 = self.referee.ply();
+            if let Err(e) = self.referee.start(t) {
+                tracing::error!(game = %self.id, error = %e, "cannot start a game against the computer");
+                return;
+            }
+            if let Err(e) = self.commit(n0, ply0, None, None).await {
+                tracing::error!(game = %self.id, error = %e, "cannot store the start of a game");
+                self.undo(n0);
+                return;
+            }
+        }
+        // Art. 9.1.2: the computer never offers or claims a draw, and declines every offer
+        // at once (the offer lapses; the person may offer again later).
+        if self.status() == "playing" && self.referee.draw_offer() == Some(seat.other()) {
+            let decline = Action::Draw(DrawRequest {
+                action: DrawAction::Decline,
+                mv: None,
+            });
+            let t = self.now_t();
+            if let Err(e) = self.act_seat(seat, decline, t).await {
+                tracing::warn!(game = %self.id, error = %e, "the computer cannot decline a draw");
+            }
+        }
+        let its_turn = self.status() == "playing" && self.referee.turn() == seat;
+        let ply = self.referee.ply();
+        let Some(c) = self.computer.as_mut() else {
+            return;
+        };
+        if let Some(th) = &c.thinking {
+            // The game ended (flag, resignation, abort, agreement) or moved on: answer at once;
+            // the answer will be discarded.
+            if !its_turn || th.ply != ply {
+                th.stop.store(true, Ordering::SeqCst);
+            }
+            return;
+        }
+        if !its_turn || c.stuck_at == Some(ply) {
+            return;
+        }
+        let Some(player) = c.player.take() else {
+            return;
+        };
+        let ticket = c.next_ticket;
+        c.next_ticket += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        c.thinking = Some(Thinking {
+            ticket,
+            ply,
+            stop: stop.clone(),
+        });
+        let game = self.referee.game().clone();
+        let clock = GameClock {
+            base_t: self.base_t,
+            base: self.base,
+        };
+        let engines = self.hub.engines.clone();
+        let closing = self.hub.closing();
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let Some(answer) = computer::think(engines, player, game, clock, stop, closing).await
+            else {
+                return;
+            };
+            if let Some(tx) = me.and_then(|w| w.upgrade()) {
+                let _ = tx.send(Cmd::Computer { ticket, answer }).await;
+            }
+        });
+    }
+
+    /// The computer has answered: play its move through the same path as a person's, at the
+    /// game time it answered, unless the game has moved on meanwhile (then it is discarded).
+    async fn computer_answer(&mut self, ticket: u64, answer: computer::Answer) {
+        let Some(c) = self.computer.as_mut() else {
+            return;
+        };
+        c.player = Some(answer.player);
+        if c.thinking.as_ref().map(|th| th.ticket) != Some(ticket) {
+            return;
+        }
+        let Some(th) = c.thinking.take() else { return };
+        let seat = c.seat.seat;
+        if self.status() != "playing" || self.referee.turn() != seat || self.referee.ply() != th.ply
+        {
+            tracing::debug!(game = %self.id, "stale computer move discarded");
+            return;
+        }
+        let Some(uci) = answer.uci else {
+            tracing::error!(game = %self.id, ply = th.ply, "the computer found no move");
+            if let Some(c) = self.computer.as_mut() {
+                c.stuck_at = Some(th.ply);
+            }
+            return;
+        };
+        // Events are in time order: a draw offer stored while the engine thought is earlier.
+        let t = answer
+            .t
+            .max(self.referee.game().last_event_at().unwrap_or(0));
+        let mv = Action::Move(MoveRequest {
+            mv: uci.clone(),
+            offer_draw: false,
+            ply: u32::try_from(th.ply).ok(),
+            lag_ms: None,
+        });
+        match self.act_seat(seat, mv, t).await {
+            Ok(_) => {}
+            Err(AppError::Internal(e) | AppError::Unavailable(e)) => {
+                // Not stored (the database): think again a little later.
+                tracing::error!(game = %self.id, error = %e, "cannot store the computer's move");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => {
+                tracing::error!(game = %self.id, %uci, error = %e, "the computer's move was refused");
+                if let Some(c) = self.computer.as_mut() {
+                    c.stuck_at = Some(th.ply);
+                }
+            }
         }
     }
 

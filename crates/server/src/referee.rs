@@ -221,6 +221,11 @@ impl Referee {
             .map_err(|e| e.to_string())
     }
 
+    /// The game (a computer player thinks about a snapshot of it).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// Number of game events so far.
     pub fn event_count(&self) -> usize {
         self.game.events().len()
@@ -486,14 +491,15 @@ impl Referee {
         }
     }
 
-    /// The game in PGN (export format), from `arbiter-game`'s record plus the site's tags.
-    pub fn pgn(&self, id: &str, created_unix_ms: i64) -> String {
+    /// The game in PGN (export format), from `arbiter-game`'s record plus the site's tags;
+    /// `names` are White's and Black's.
+    pub fn pgn(&self, id: &str, created_unix_ms: i64, names: &[String; 2]) -> String {
         let mut record = self.game.to_pgn_record();
         record.tags.set("Event", "Arbiter online game");
         record.tags.set("Site", format!("arbiter game {id}"));
         record.tags.set("Date", pgn_date(created_unix_ms));
-        record.tags.set("White", "White");
-        record.tags.set("Black", "Black");
+        record.tags.set("White", names[0].as_str());
+        record.tags.set("Black", names[1].as_str());
         arbiter_pgn::Writer::export()
             .write(&record)
             .unwrap_or_else(|e| format!("; cannot write PGN: {e}\n"))

@@ -90,8 +90,14 @@ pub fn database_url(arg: &str) -> Result<(String, Backend), StoreError> {
 #[derive(Debug)]
 struct Embedded;
 
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "games", include_str!("../migrations/0001_games.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "games", include_str!("../migrations/0001_games.sql")),
+    (
+        2,
+        "computer",
+        include_str!("../migrations/0002_computer.sql"),
+    ),
+];
 
 impl MigrationSource<'static> for Embedded {
     fn resolve(
@@ -142,6 +148,9 @@ pub struct GameRow {
     pub termination: Option<String>,
     /// Number of the last event.
     pub last_seq: i64,
+    /// The seat the server plays itself, JSON of [`crate::computer::ComputerSeat`]; `None`
+    /// for a game between people.
+    pub computer: Option<String>,
 }
 
 /// A row of the `events` table.
@@ -297,7 +306,7 @@ impl Store {
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(
             "SELECT id, created_at, updated_at, spec, time_control, variant, white_hash, \
-             black_hash, status, result, termination, last_seq FROM games WHERE id = $1",
+             black_hash, status, result, termination, last_seq, computer FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -332,7 +341,8 @@ impl Store {
     ) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, created_at, updated_at, spec, time_control, variant, white_hash, \
-             black_hash, status, result, termination, last_seq FROM games WHERE status = $1 \
+             black_hash, status, result, termination, last_seq, computer FROM games \
+             WHERE status = $1 \
              ORDER BY created_at DESC LIMIT $2",
         )
         .bind(status)
@@ -363,6 +373,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StoreError> {
             result: r.try_get("result")?,
             termination: r.try_get("termination")?,
             last_seq: r.try_get("last_seq")?,
+            computer: r.try_get("computer")?,
         })
     };
     get().map_err(|e| StoreError::Corrupt(e.to_string()))
@@ -385,8 +396,8 @@ fn event_row(r: &AnyRow) -> Result<EventRow, StoreError> {
 async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO games (id, created_at, updated_at, spec, time_control, variant, \
-         white_hash, black_hash, status, result, termination, last_seq) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+         white_hash, black_hash, status, result, termination, last_seq, computer) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(&g.id)
     .bind(g.created_at)
@@ -400,6 +411,7 @@ async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), 
     .bind(&g.result)
     .bind(&g.termination)
     .bind(g.last_seq)
+    .bind(&g.computer)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -607,6 +619,7 @@ mod tests {
             result: None,
             termination: None,
             last_seq: 0,
+            computer: None,
         }
     }
 

@@ -1,4 +1,5 @@
-//! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]`
+//! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]
+//! [--engine-threads N] [--engine-max-think S]`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -23,6 +24,14 @@ pub struct Args {
     /// crash of the server); without it a commit is acknowledged once in the WAL file.
     #[arg(long)]
     sqlite_sync_full: bool,
+    /// Computer players' searches that may run at once, each on its own thread (default: the
+    /// number of CPUs); more games against the computer wait their turn.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    engine_threads: Option<u16>,
+    /// The longest a computer player thinks about one move, in seconds, whatever its clock
+    /// allows.
+    #[arg(long, value_name = "S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    engine_max_think: u64,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C (graceful shutdown).
@@ -36,6 +45,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         } else {
             arbiter_server::store::Sync::Normal
         },
+        engine_threads: args.engine_threads.map_or_else(
+            arbiter_server::computer::default_engine_threads,
+            usize::from,
+        ),
+        engine_max_think: std::time::Duration::from_secs(args.engine_max_think),
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;
