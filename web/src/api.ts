@@ -35,9 +35,18 @@ export interface GameState {
   /** Draws the side to move may claim now: `threefold_repetition`, `fifty_moves`. */
   claimable?: string[];
   seats?: { white: boolean; black: boolean };
+  /** The seat the server plays ("play the computer"), null between people. */
+  computer?: ComputerInfo | null;
   /** Number of the last event; the WebSocket continues after it. */
   last_seq?: number;
   [key: string]: unknown;
+}
+
+/** A computer opponent: its seat, its level 1–8, its name (as in the PGN). */
+export interface ComputerInfo {
+  seat: Seat;
+  level?: number | null;
+  name?: string;
 }
 
 export interface GameSummary {
@@ -47,6 +56,7 @@ export interface GameSummary {
   status: Status;
   /** The seat still open, for a waiting game. */
   open_seat?: Seat | null;
+  computer?: ComputerInfo | null;
   moves?: number;
   [key: string]: unknown;
 }
@@ -99,6 +109,8 @@ export interface CreateRequest {
   fen?: string;
   color: 'white' | 'black' | 'random';
   rules?: Record<string, unknown>;
+  /** Play the computer at this level (1–8): the game starts at once. */
+  computer?: { level: number };
 }
 
 export const api = {

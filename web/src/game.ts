@@ -377,7 +377,10 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     // Players and clocks: the bottom is the side the board is seen from.
     const bottom = orientation;
     const top = opposite(orientation);
-    const label = (c: Seat) => `${colorName(c)}${me === c ? ' ★' : ''}`;
+    // The computer's seat is named by its level: "Computer (level 5)".
+    const computerName = (c: Seat) =>
+      s.computer && s.computer.seat === c ? ` · ${fmt(t().computerLevel, { level: digits(String(s.computer.level ?? '?')) })}` : '';
+    const label = (c: Seat) => `${colorName(c)}${computerName(c)}${me === c ? ' ★' : ''}`;
     nameEls.top.textContent = label(top);
     nameEls.bottom.textContent = label(bottom);
     for (const [el, c] of [
@@ -394,6 +397,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const d2 = t();
     let status = '';
     if (s.status === 'waiting') status = d2.waiting;
+    else if (s.status === 'playing' && s.computer?.seat === s.turn) status = d2.computerThinking;
     else if (s.status === 'playing') status = fmt(d2.toMove, { color: colorName(s.turn) });
     statusEl.textContent = [status, me ? (me === 'white' ? d2.youPlayWhite : d2.youPlayBlack) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' · ');
 

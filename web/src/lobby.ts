@@ -2,7 +2,7 @@
 
 import { api, seats, splitLobby, ApiError, type CreateRequest, type GameSummary } from './api';
 import { h, id } from './dom';
-import { t, digits, errorText } from './i18n';
+import { t, fmt, digits, errorText } from './i18n';
 import { timeControlPicker } from './timecontrol';
 import { navigate } from './router';
 
@@ -26,6 +26,25 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     n960Field.hidden = variantSel.value !== 'chess960';
     fenField.hidden = variantSel.value !== 'fen';
   });
+
+  // Opponent: a friend (an invitation link) or the computer at a level 1–8.
+  const opponentName = 'opponent-' + id('o');
+  const opponents = (['friend', 'computer'] as const).map((o) =>
+    h(
+      'label',
+      { class: `opponent-choice opponent-${o}` },
+      h('input', { type: 'radio', name: opponentName, value: o, checked: o === 'friend', 'data-testid': `opponent-${o}` }),
+      h('span', {}, o === 'friend' ? d.aFriend : d.theComputer),
+    ),
+  );
+  const levelSel = h(
+    'select',
+    { id: id('lvl'), 'data-testid': 'level' },
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 3 }, digits(String(n)))),
+  );
+  const levelField = h('label', { class: 'field', for: levelSel.id, hidden: true }, h('span', {}, d.level), levelSel);
+  const vsComputer = () => (form.querySelector(`input[name="${opponentName}"]:checked`) as HTMLInputElement | null)?.value === 'computer';
+  for (const o of opponents) o.addEventListener('change', () => (levelField.hidden = !vsComputer()));
 
   const colorName = 'color-' + id('c');
   const colors = (['white', 'random', 'black'] as const).map((c) =>
@@ -83,6 +102,7 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
       n960Field,
       fenField,
     ),
+    h('fieldset', { class: 'opponents' }, h('legend', {}, d.playAgainst), opponents, levelField),
     h('fieldset', { class: 'colors' }, h('legend', {}, d.color), colors),
     rulesBox,
     errorBox,
@@ -111,6 +131,7 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     if (penalty.value.trim() !== '') rules.penalty_time_ms = Math.round(Number(penalty.value) * 1000);
     if (scoringSel.value === '310') rules.scoring = { win: 6, draw: 2, loss: 0 };
     if (Object.keys(rules).length) req.rules = rules;
+    if (vsComputer()) req.computer = { level: Number(levelSel.value) };
     createBtn.disabled = true;
     try {
       const grant = await api.create(req);
@@ -126,7 +147,8 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
   const openList = h('ul', { class: 'games', 'data-testid': 'open-games' }, h('li', { class: 'empty' }, d.noOpenGames));
   const runningList = h('ul', { class: 'games', 'data-testid': 'running-games' }, h('li', { class: 'empty' }, d.noRunningGames));
   const item = (g: GameSummary, action: 'join' | 'watch') => {
-    const desc = [g.time_control ?? '', g.variant && g.variant !== 'standard' ? d.chess960 : '']
+    const vs = g.computer?.level ? fmt(d.computerLevel, { level: digits(String(g.computer.level)) }) : '';
+    const desc = [g.time_control ?? '', g.variant && g.variant !== 'standard' ? d.chess960 : '', vs]
       .filter(Boolean)
       .join(' · ');
     // The free seat is the one the joiner gets.

@@ -19,7 +19,9 @@ fi
 tmp=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 db=${ST_DB:-$tmp/st.db}
-RUST_LOG=warn "$ARBITER_BIN" serve --addr "127.0.0.1:$port" --db "$db" >"$tmp/server.log" 2>&1 &
+# Generated games against the computer think in the background: one engine thread, short searches.
+RUST_LOG=warn "$ARBITER_BIN" serve --addr "127.0.0.1:$port" --db "$db" \
+    --engine-threads 1 --engine-max-think 2 >"$tmp/server.log" 2>&1 &
 pid=$!
 cleanup() { kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
