@@ -35,6 +35,7 @@ fn main() {
         i += 1;
     }
     let text = std::fs::read_to_string(path).expect("read file");
+    let cpu_start = cpu_seconds();
     let mut rows: Vec<(Duration, String, &'static str, bool)> = Vec::new();
     let (mut right, mut unknown, mut wrong) = (0usize, 0usize, 0usize);
     for line in text.lines() {
@@ -72,8 +73,15 @@ fn main() {
         }
     }
     let n = rows.len();
+    if let (Some(a), Some(b)) = (cpu_start, cpu_seconds()) {
+        println!(
+            "thread CPU time: {:.2} s in all, {:.1} µs per verdict",
+            b - a,
+            (b - a) * 1e6 / n as f64
+        );
+    }
     let total: Duration = rows.iter().map(|r| r.0).sum();
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
     let pct = |q: f64| rows[((n as f64) * (1.0 - q)) as usize].0.as_secs_f64() * 1e6;
     println!(
         "{n} verdicts: {right} right, {unknown} unknown, {wrong} wrong; mean {:.1} µs, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, worst {:.2} ms",
@@ -89,4 +97,12 @@ fn main() {
             dt.as_secs_f64() * 1e3
         );
     }
+}
+
+/// Seconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`), so that other
+/// processes on a shared machine do not count.
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
 }

@@ -325,6 +325,7 @@ impl Gen {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+    #[allow(clippy::needless_range_loop)] // board[rank][file] reads best with indices
     fn position(&mut self) -> Option<Position> {
         let mut board = [[' '; 8]; 8]; // [rank][file]
                                        // A saw-tooth wall of locked pawn pairs across the board (no pawn attacks another),

@@ -13,10 +13,9 @@
 //! Every move of both sides is still tried, so an iteration that never stopped at its depth
 //! limit (nor at the node limit) and found no mate has proved that there is none.
 
-use super::{key, reach, Key, ZobristHasher};
+use super::reach;
+use super::table::{key, Table};
 use crate::{Bitboard, Color, Move, Position, Rank, Role, Square};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 /// What the finder concluded.
 pub(super) enum Found {
@@ -39,7 +38,7 @@ pub(super) struct Finder {
     iteration_nodes: u64,
     max_depth: i32,
     interrupted: bool,
-    seen: HashMap<Key, i32, BuildHasherDefault<ZobristHasher>>,
+    seen: Table<i32>,
     line: Vec<Move>,
     buffers: Vec<Vec<Move>>,
 }
@@ -60,7 +59,7 @@ impl Finder {
             iteration_nodes: 0,
             max_depth: 0,
             interrupted: false,
-            seen: HashMap::default(),
+            seen: Table::new(),
             line: Vec::new(),
             buffers: Vec::new(),
         }
@@ -90,7 +89,7 @@ impl Finder {
     fn search(&mut self, pos: &Position, depth: i32, past_progress: bool) -> bool {
         let left = self.max_depth - depth;
         let k = key(pos);
-        if let Some(&seen_left) = self.seen.get(&k) {
+        if let Some(seen_left) = self.seen.get(&k) {
             if seen_left >= left {
                 return false;
             }
@@ -99,7 +98,7 @@ impl Finder {
             self.interrupted = true;
             return false;
         }
-        self.seen.insert(k, left);
+        self.seen.insert(&k, left);
         let winner = self.side;
         let ply = self.line.len();
         if self.buffers.len() <= ply {
@@ -206,7 +205,7 @@ fn knight_distance(a: Square, b: Square) -> u8 {
     let df = a.file().distance(b.file());
     let dr = a.rank().index().abs_diff(b.rank().index());
     let d = df.max(dr);
-    (d + 1) / 2 + u8::from(d == 1 && df + dr == 1) * 2
+    d.div_ceil(2) + u8::from(d == 1 && df + dr == 1) * 2
 }
 
 fn closer(role: Role, m: Move, target: Square) -> bool {

@@ -7,24 +7,26 @@
 //! `Unknown` when the budget ran out. The analysis is **sound**: `No` is only returned with a
 //! proof, so a game is never drawn, and a flag fall never forgiven, when a mate exists.
 //!
-//! Three layers, cheapest first:
+//! Four layers, cheapest first:
 //! 1. **Material** ([`Position::has_insufficient_material`]): a bare king, a lone knight, or
 //!    bishops of one colour only (with the conditions stated there).
-//! 2. **Frozen structure** (`frozen_no`): assume no pawn ever moves again and nothing is ever
-//!    captured. Under that assumption every piece stays inside the region it can reach with
-//!    the pawns as walls (kings also avoid squares enemy pawns attack). If, with those regions,
-//!    no capture and no pawn move is in fact ever possible, the assumption holds forever (by
-//!    induction on the moves), and if then no piece of the winning side can ever attack a
-//!    square the losing king can reach, the side can never even give check.
-//! 3. **Search**: a depth-first walk over every position reachable from here, both sides
-//!    cooperating, with a table of positions already seen, moves ordered toward mate (captures
-//!    and promotions by the winner, the winner's pieces closing in, the loser's king walking to
-//!    an edge, the loser avoiding captures), and every position pruned at once when layer 1 or
-//!    2 proves it hopeless. Finding a mate gives `Yes(line)`; exhausting the reachable positions
-//!    proves `No`; running out of budget gives `Unknown`.
+//! 2. **Reachability** (`reach`): a fixpoint over where every piece can ever go, which squares
+//!    can ever be vacated (a piece that never moves and is never captured is a wall), pawns
+//!    locked on their file, and squares kings can never enter. If no man of the winning side
+//!    can ever attack a square the losing king can reach, or if at every such square some
+//!    flight square can neither be attacked nor blocked, the side can never mate.
+//! 3. **Helpmate finder** (`helpmate`): an iterative-deepening search in which moves that make
+//!    progress toward a corner mate cost no depth. Finds most mates in a few thousand nodes;
+//!    an iteration that never hit its limits proves `No`.
+//! 4. **Exhaustive search**: a depth-first walk over every position reachable from here, both
+//!    sides cooperating, with an exact table of positions already seen (`table`), moves
+//!    ordered toward mate, and every position pruned at once when layer 1 (or, after a capture
+//!    or pawn move, layer 2) proves it hopeless. Finding a mate gives `Yes(line)`; exhausting
+//!    the reachable positions proves `No`; running out of budget gives `Unknown`.
 //!
 //! Quick mode runs layers 1 and 2 only (cheap enough after every move); full mode adds the
-//! search with a node budget.
+//! searches with a node budget (a twentieth for the finder, the rest for the exhaustive
+//! search).
 //!
 //! ```
 //! use arbiter_rules::{CastlingMode, Color, Position};
@@ -35,12 +37,13 @@
 //! assert_eq!(can_checkmate(&pos, Color::Black, Mode::Full), Verdict::No);
 //! ```
 
-use crate::{Bitboard, Board, Color, Move, Position, Role, Square};
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use crate::{Color, Move, Position, Role, Square};
 
 mod helpmate;
 mod reach;
+mod table;
+
+use table::{key, Table};
 
 /// The answer to "can this side still checkmate?".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,25 +97,17 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     if budget == 0 {
         return Verdict::Unknown;
     }
-    let mut finder = helpmate::Finder::new(side, budget / 4);
+    // The helpmate finder first, with a small share of the budget: it finds most mates
+    // quickly. Then the exhaustive search, which proves `No` (or finds the harder mates).
+    let mut finder = helpmate::Finder::new(side, budget / 20);
     let found = finder.run(pos);
-    if std::env::var_os("ARBITER_DEAD_TRACE").is_some() {
-        eprintln!(
-            "finder nodes {} result {}",
-            finder.nodes,
-            match &found {
-                helpmate::Found::Mate(l) => format!("mate {}", l.len()),
-                helpmate::Found::None => "none".into(),
-                helpmate::Found::Unknown => "unknown".into(),
-            }
-        );
-    }
     match found {
         helpmate::Found::Mate(line) => return Verdict::Yes(shorten(pos, line)),
         helpmate::Found::None => return Verdict::No,
         helpmate::Found::Unknown => {}
     }
-    Search::new(side, budget.saturating_sub(finder.nodes)).run(pos)
+    let mut search = Search::new(side, budget.saturating_sub(finder.nodes));
+    search.run(pos)
 }
 
 /// Is the position dead (Art. 5.2.2): can neither side checkmate? `Some(true)` proved dead,
@@ -139,54 +134,12 @@ fn static_no(pos: &Position, side: Color) -> bool {
     pos.has_insufficient_material(side) || reach::reach_no(pos, side)
 }
 
-/// A position key for the table of positions seen: compared exactly, hashed by Zobrist.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Key {
-    hash: u64,
-    board: Board,
-    turn: Color,
-    castles: Bitboard,
-    ep: Option<Square>,
-}
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-#[derive(Default)]
-struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-fn key(pos: &Position) -> Key {
-    Key {
-        hash: pos.hash(),
-        board: *pos.board(),
-        turn: pos.turn(),
-        castles: pos.castles().mask(),
-        ep: pos.pseudo_ep_square(),
-    }
-}
-
 struct Search {
     side: Color,
     budget: u64,
     nodes: u64,
-    seen: HashSet<Key, BuildHasherDefault<ZobristHasher>>,
+    seen: Table<()>,
+    scored: Vec<(i32, Move)>,
 }
 
 struct Frame {
@@ -201,19 +154,25 @@ impl Search {
             side,
             budget,
             nodes: 0,
-            seen: HashSet::default(),
+            seen: Table::new(),
+            scored: Vec::new(),
         }
     }
 
     /// Orders moves toward a mate by `self.side` (best first).
-    fn ordered_moves(&self, pos: &Position) -> Vec<Move> {
+    fn ordered_moves(&mut self, pos: &Position, out: &mut Vec<Move>) {
         let winner = self.side;
         let b = pos.board();
         let loser_king = pos.king(!winner);
-        let mut scored: Vec<(i32, Move)> = pos
-            .legal_moves()
-            .iter()
-            .map(|&m| {
+        let mut scored = std::mem::take(&mut self.scored);
+        scored.clear();
+        pos.generate(|pm| {
+            pm.for_each(|m| scored.push((0, m)));
+            false
+        });
+        for (s, m) in scored.iter_mut() {
+            let m = *m;
+            *s = {
                 let role = b.role_at(m.from).unwrap_or(Role::Pawn);
                 let captured = pos.captured_role(m);
                 let mut score = 0i32;
@@ -263,32 +222,39 @@ impl Search {
                         score += 6;
                     }
                 }
-                (score, m)
-            })
-            .collect();
+                score
+            };
+        }
         scored.sort_by_key(|s| core::cmp::Reverse(s.0));
-        scored.into_iter().map(|(_, m)| m).collect()
+        out.clear();
+        out.extend(scored.iter().map(|&(_, m)| m));
+        self.scored = scored;
     }
 
     fn run(&mut self, root: &Position) -> Verdict {
         let mut stack: Vec<Frame> = Vec::new();
-        self.seen.insert(key(root));
+        self.seen.insert(&key(root), ());
+        let mut moves = Vec::new();
+        self.ordered_moves(root, &mut moves);
         stack.push(Frame {
             pos: *root,
-            moves: self.ordered_moves(root),
+            moves,
             next: 0,
         });
+        let mut pool: Vec<Vec<Move>> = Vec::new();
         let mut exhausted = true;
         while let Some(top) = stack.last_mut() {
             if top.next >= top.moves.len() {
-                stack.pop();
+                if let Some(frame) = stack.pop() {
+                    pool.push(frame.moves);
+                }
                 continue;
             }
             let m = top.moves[top.next];
             top.next += 1;
             let mut child = top.pos;
             child.play_unchecked(m);
-            if !self.seen.insert(key(&child)) {
+            if self.seen.insert(&key(&child), ()).is_some() {
                 continue;
             }
             self.nodes += 1;
@@ -300,11 +266,18 @@ impl Search {
                 exhausted = false;
                 break;
             }
-            if static_no(&child, self.side) {
+            // The reachability test only after a change of structure (a capture or a pawn
+            // move): a piece move rarely turns a position hopeless, and the test is not free.
+            let structural = top.pos.is_capture(m) || top.pos.board().pawns().contains(m.from);
+            if child.has_insufficient_material(self.side)
+                || (structural && reach::reach_no(&child, self.side))
+            {
                 continue;
             }
-            let moves = self.ordered_moves(&child);
+            let mut moves = pool.pop().unwrap_or_default();
+            self.ordered_moves(&child, &mut moves);
             if moves.is_empty() {
+                pool.push(moves);
                 continue; // Stalemate or mate of the winner: no way on from here.
             }
             stack.push(Frame {
@@ -331,11 +304,10 @@ fn shorten(root: &Position, line: Vec<Move>) -> Vec<Move> {
         cur.play_unchecked(m);
         positions.push(cur);
     }
-    let index: std::collections::HashMap<Key, usize> = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (key(p), i))
-        .collect();
+    let mut index: Table<usize> = Table::new();
+    for (i, p) in positions.iter().enumerate() {
+        index.insert(&key(p), i);
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i + 1 < positions.len() {
@@ -343,7 +315,7 @@ fn shorten(root: &Position, line: Vec<Move>) -> Vec<Move> {
         for m in positions[i].legal_moves().iter() {
             let mut next = positions[i];
             next.play_unchecked(*m);
-            if let Some(&j) = index.get(&key(&next)) {
+            if let Some(j) = index.get(&key(&next)) {
                 if j > best.0 {
                     best = (j, *m);
                 }

@@ -57,17 +57,23 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
         reach: Bitboard::EMPTY,
     });
     let mut n = 0;
-    for (sq, piece) in b.pieces() {
-        if n == MAX {
-            return false;
+    // Pawns first: a pawn that can promote ends the analysis at once.
+    for pawns_first in [true, false] {
+        for (sq, piece) in b.pieces() {
+            if (piece.role == Role::Pawn) != pawns_first {
+                continue;
+            }
+            if n == MAX {
+                return false;
+            }
+            pieces[n] = Piece {
+                color: piece.color,
+                role: piece.role,
+                origin: sq,
+                reach: Bitboard::from_square(sq),
+            };
+            n += 1;
         }
-        pieces[n] = Piece {
-            color: piece.color,
-            role: piece.role,
-            origin: sq,
-            reach: Bitboard::from_square(sq),
-        };
-        n += 1;
     }
     let pieces = &mut pieces[..n];
     let mut perm = b.occupied();
@@ -115,14 +121,15 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
             }
         }
         let mut next_perm = Bitboard::EMPTY;
+        let mut all_reach = [Bitboard::EMPTY; 2];
         for p in pieces.iter() {
-            if !perm.contains(p.origin) || p.reach != Bitboard::from_square(p.origin) {
-                continue;
-            }
-            let captured = pieces
-                .iter()
-                .any(|q| q.color != p.color && q.reach.contains(p.origin));
-            if !captured {
+            all_reach[p.color.index()] |= p.reach;
+        }
+        for p in pieces.iter() {
+            if perm.contains(p.origin)
+                && p.reach == Bitboard::from_square(p.origin)
+                && !all_reach[(!p.color).index()].contains(p.origin)
+            {
                 next_perm.add(p.origin);
             }
         }
@@ -178,20 +185,79 @@ fn lock(pieces: &[Piece], i: usize) -> Bitboard {
 }
 
 /// The squares a knight, bishop, rook, queen or king can reach from its square, blocked by
-/// `walls`, never landing on `forbidden`.
+/// `walls`, never landing on `forbidden` (set-wise: every square of the frontier at once).
 fn flood(p: &Piece, walls: Bitboard, forbidden: Bitboard) -> Bitboard {
-    let mut seen = Bitboard::from_square(p.origin);
+    let mut seen = 1u64 << p.origin.index();
     let mut frontier = seen;
-    while frontier.any() {
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier {
-            next |= attacks::attacks(p.role, p.color, sq, walls);
-        }
-        next = next - forbidden - seen;
+    while frontier != 0 {
+        let next = attack_set(p.role, p.color, frontier, walls.0) & !forbidden.0 & !seen;
         seen |= next;
         frontier = next;
     }
-    seen
+    Bitboard(seen)
+}
+
+/// Every square a piece of `role` attacks from any square of `from`, rays stopped by `walls`.
+#[inline]
+fn attack_set(role: Role, color: Color, from: u64, walls: u64) -> u64 {
+    let empty = !walls;
+    match role {
+        Role::Pawn => match color {
+            Color::White => ((from << 9) & NOT_A) | ((from << 7) & NOT_H),
+            Color::Black => ((from >> 7) & NOT_A) | ((from >> 9) & NOT_H),
+        },
+        Role::King => king_set(from),
+        Role::Knight => knight_set(from),
+        Role::Bishop => slide(from, empty, &DIAGONALS),
+        Role::Rook => slide(from, empty, &ORTHOGONALS),
+        Role::Queen => slide(from, empty, &DIAGONALS) | slide(from, empty, &ORTHOGONALS),
+    }
+}
+
+const NOT_A: u64 = !0x0101_0101_0101_0101;
+const NOT_H: u64 = !0x8080_8080_8080_8080;
+
+/// A direction as (shift left by, shift right by, mask of squares that can be landed on).
+type Dir = (u32, u32, u64);
+const ORTHOGONALS: [Dir; 4] = [(8, 0, !0), (0, 8, !0), (1, 0, NOT_A), (0, 1, NOT_H)];
+const DIAGONALS: [Dir; 4] = [(9, 0, NOT_A), (7, 0, NOT_H), (0, 7, NOT_A), (0, 9, NOT_H)];
+
+#[inline]
+fn shift(b: u64, (l, r, mask): Dir) -> u64 {
+    ((b << l) >> r) & mask
+}
+
+/// Squares attacked by sliders on every square of `from` along `dirs`, rays stopping at the
+/// first square that is not `empty` (that square included).
+#[inline]
+fn slide(from: u64, empty: u64, dirs: &[Dir; 4]) -> u64 {
+    let mut out = 0;
+    for &d in dirs {
+        let mut g = from;
+        for _ in 0..7 {
+            g |= shift(g, d) & empty;
+        }
+        out |= shift(g, d);
+    }
+    out
+}
+
+#[inline]
+fn king_set(b: u64) -> u64 {
+    let side = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | side;
+    side | (row << 8) | (row >> 8)
+}
+
+#[inline]
+fn knight_set(b: u64) -> u64 {
+    let l1 = (b >> 1) & 0x7f7f_7f7f_7f7f_7f7f;
+    let l2 = (b >> 2) & 0x3f3f_3f3f_3f3f_3f3f;
+    let r1 = (b << 1) & 0xfefe_fefe_fefe_fefe;
+    let r2 = (b << 2) & 0xfcfc_fcfc_fcfc_fcfc;
+    let h1 = l1 | r1;
+    let h2 = l2 | r2;
+    (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8)
 }
 
 /// The squares a pawn can reach: pushes onto squares that are not walls, captures onto
@@ -204,10 +270,7 @@ fn pawn_reach(color: Color, from: Square, walls: Bitboard, targets: Bitboard) ->
             Color::White => frontier.shift_up(),
             Color::Black => frontier.shift_down(),
         } - walls;
-        let mut captures = Bitboard::EMPTY;
-        for sq in frontier {
-            captures |= attacks::pawn_attacks(color, sq);
-        }
+        let captures = Bitboard(attack_set(Role::Pawn, color, frontier.0, 0));
         let next = (pushes | (captures & targets)) - seen;
         seen |= next;
         frontier = next;
@@ -239,10 +302,12 @@ fn verdict(pieces: &[Piece], perm: Bitboard, side: Color) -> bool {
         } else if p.role == Role::King {
             winner_king = p.reach;
         } else {
-            let walls = perm.without(p.origin);
-            for sq in p.reach {
-                span |= attacks::attacks(p.role, p.color, sq, walls);
-            }
+            span |= Bitboard(attack_set(
+                p.role,
+                p.color,
+                p.reach.0,
+                perm.without(p.origin).0,
+            ));
         }
     }
     let men = &men[..n_men];
