@@ -243,7 +243,9 @@ impl Search {
         });
         let mut pool: Vec<Vec<Move>> = Vec::new();
         let mut exhausted = true;
-        while let Some(top) = stack.last_mut() {
+        while !stack.is_empty() {
+            let shallow = stack.len() <= 2;
+            let Some(top) = stack.last_mut() else { break };
             if top.next >= top.moves.len() {
                 if let Some(frame) = stack.pop() {
                     pool.push(frame.moves);
@@ -268,7 +270,8 @@ impl Search {
             }
             // The reachability test only after a change of structure (a capture or a pawn
             // move): a piece move rarely turns a position hopeless, and the test is not free.
-            let structural = top.pos.is_capture(m) || top.pos.board().pawns().contains(m.from);
+            let structural =
+                shallow || top.pos.is_capture(m) || top.pos.board().pawns().contains(m.from);
             if child.has_insufficient_material(self.side)
                 || (structural && reach::reach_no(&child, self.side))
             {

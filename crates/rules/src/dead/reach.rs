@@ -42,7 +42,13 @@ struct Piece {
     role: Role,
     origin: Square,
     reach: Bitboard,
+    /// What `reach` was computed from (walls, and targets or guarded squares, and the file
+    /// lock): the same inputs give the same reach, so it is not computed again.
+    inputs: [u64; 3],
 }
+
+/// Inputs no real computation has (a board is never full).
+const NOT_COMPUTED: [u64; 3] = [!0; 3];
 
 /// `true` if it is proved that `side` can never checkmate (see the module docs).
 pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
@@ -55,6 +61,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
         role: Role::Pawn,
         origin: Square::new_unchecked(0),
         reach: Bitboard::EMPTY,
+        inputs: NOT_COMPUTED,
     });
     let mut n = 0;
     // Pawns first: a pawn that can promote ends the analysis at once.
@@ -71,6 +78,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
                 role: piece.role,
                 origin: sq,
                 reach: Bitboard::from_square(sq),
+                inputs: NOT_COMPUTED,
             };
             n += 1;
         }
@@ -99,9 +107,19 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
             let (us, them) = (p.color.index(), (!p.color).index());
             let own_perm = perm & b.by_color(p.color);
             let walls = perm.without(p.origin);
-            let reach = match p.role {
+            let (cap, inputs) = match p.role {
                 Role::Pawn => {
                     let cap = lock(pieces, i);
+                    (cap, [perm.0, targets[them].0, cap.0])
+                }
+                Role::King => (Bitboard::EMPTY, [perm.0, guarded[them].0, 0]),
+                _ => (Bitboard::EMPTY, [perm.0, 0, 0]),
+            };
+            if inputs == p.inputs {
+                continue;
+            }
+            let reach = match p.role {
+                Role::Pawn => {
                     let mut r = pawn_reach(p.color, p.origin, walls | cap, targets[them]);
                     if cap.any() && !(r - Bitboard::file(p.origin.file())).is_empty() {
                         // It may leave its file: the lock is not proved.
@@ -115,6 +133,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
                 Role::King => flood(p, walls, own_perm | guarded[them]),
                 _ => flood(p, walls, own_perm),
             };
+            pieces[i].inputs = inputs;
             if reach != pieces[i].reach {
                 pieces[i].reach = reach;
                 changed = true;
