@@ -201,8 +201,8 @@ fn tt_cutoff(e: Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
 }
 
 /// Art. 5.2.2 for locked pawn walls: when every pawn is blocked and only kings, pawns and
-/// bishops remain, ask the rules crate's quick dead-position analysis (material and frozen
-/// structure), which proves that neither side can ever mate. The precondition keeps the
+/// bishops remain, ask the rules crate's quick dead-position analysis (material and
+/// reachability), which proves that neither side can ever mate. The precondition keeps the
 /// analysis off the hot path.
 fn is_frozen_dead(pos: &Position) -> bool {
     let b = pos.board();

@@ -1,7 +1,7 @@
 //! The hook for "cannot checkmate by any series of legal moves" (Art. 5.2.2, 6.9, 7.5.5).
 //!
-//! The default, [`ExactAnalysis`], uses `arbiter_rules::dead`: material, frozen pawn
-//! structures and (for rulings) a bounded helpmate search, all sound — "cannot checkmate" is
+//! The default, [`ExactAnalysis`], uses `arbiter_rules::dead`: material, reachability
+//! behind locked pawns and (for rulings) a bounded helpmate search, all sound — "cannot checkmate" is
 //! answered only with a proof. [`MaterialAnalysis`] is the material-only test. Another
 //! analysis plugs in through [`MatingAnalysis`] and [`crate::Game::set_analysis`].
 
@@ -34,7 +34,7 @@ impl MatingAnalysis for MaterialAnalysis {
 }
 
 /// The exact analysis of `arbiter_rules::dead`: after every move the quick layers (material,
-/// frozen pawn structure) decide dead positions (Art. 5.2.2); for a ruling on a flag fall
+/// reachability) decide dead positions (Art. 5.2.2); for a ruling on a flag fall
 /// (6.9) or a second illegal move (7.5.5) the helpmate search runs as well, within a node
 /// budget. "Cannot checkmate" is answered only when proved; an exhausted budget counts as
 /// "can checkmate" (the Laws' default outcome, the loss, stands).

@@ -16,7 +16,7 @@ pub struct Args {
     /// Only this side (`white` or `black`); default both.
     #[arg(long)]
     side: Option<String>,
-    /// Quick mode (material and frozen-structure tests only, no search).
+    /// Quick mode (material and reachability tests only, no search).
     #[arg(long)]
     quick: bool,
     /// Node budget of the search (full mode).

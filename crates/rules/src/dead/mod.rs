@@ -70,7 +70,7 @@ impl Verdict {
 /// How much work the analysis may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Material and frozen-structure tests only: for every move of every game.
+    /// Material and reachability tests only: for every move of every game.
     Quick,
     /// Adds the search with the default node budget: for rulings (flag, penalties, claims).
     Full,
