@@ -511,7 +511,9 @@ async fn measure_reply_times_5_plus_3(db: Db) {
     for level in [1u8, 4, 8] {
         let (id, tok) = t.vs_computer("5+3", "white", level).await;
         let mut ws = t.ws(&id, 1).await;
-        let mut times = Vec::new();
+        // (wall time from sending the move to receiving the reply, ms; the reply's time on the
+        // server clock after the person's move, ms)
+        let mut times: Vec<(f64, i64)> = Vec::new();
         let mut fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_owned();
         for ply in (0..12).step_by(2) {
             // The person plays a knight or bishop move if there is one (any legal move will
@@ -526,21 +528,28 @@ async fn measure_reply_times_5_plus_3(db: Db) {
             };
             let sent = Instant::now();
             t.mv(&id, &tok, json!({"move": m, "ply": ply})).await;
-            let _own = ws.event(60).await;
+            let own = ws.event(60).await;
             let reply = ws.event(60).await;
-            times.push(sent.elapsed());
+            let wall = sent.elapsed().as_secs_f64() * 1000.0;
+            let server = reply["t_ms"].as_i64().unwrap() - own["t_ms"].as_i64().unwrap();
+            times.push((wall, server));
             if reply["status"] != "playing" {
                 break;
             }
             fen = reply["fen"].as_str().unwrap().to_owned();
         }
-        let ms: Vec<u128> = times.iter().map(Duration::as_millis).collect();
-        let mut sorted = ms.clone();
-        sorted.sort_unstable();
+        let mut wall: Vec<f64> = times.iter().map(|x| x.0).collect();
+        wall.sort_by(f64::total_cmp);
         println!(
-            "level {level}: reply times (ms) {ms:?}; median {} max {}",
-            sorted[sorted.len() / 2],
-            sorted[sorted.len() - 1]
+            "level {level}: {} replies; wall ms {:?}; server-clock ms {:?}; median {:.1} max {:.1}",
+            times.len(),
+            times
+                .iter()
+                .map(|x| (x.0 * 10.0).round() / 10.0)
+                .collect::<Vec<_>>(),
+            times.iter().map(|x| x.1).collect::<Vec<_>>(),
+            wall[wall.len() / 2],
+            wall[wall.len() - 1]
         );
         let (s, _) = t
             .post(&format!("/api/games/{id}/resign"), Some(&tok), json!({}))
