@@ -236,10 +236,20 @@ pub struct Answer {
     pub player: Box<dyn ComputerPlayer>,
 }
 
+/// How a search ended.
+pub enum Outcome {
+    /// The player answered.
+    Answer(Answer),
+    /// The player failed (panicked); it is lost with its thread.
+    Failed,
+    /// The server is shutting down; the search was stopped and its answer dropped.
+    Closed,
+}
+
 /// Think about `game` (a snapshot; the side to move is the computer's): wait for an engine
 /// permit, then search on a blocking thread. The clock is read when the search starts, so the
 /// engine knows the time really left (waiting for a permit runs the computer's clock, like any
-/// player's thinking). `None` when the server shuts down meanwhile (the search is stopped).
+/// player's thinking).
 pub async fn think(
     engines: Arc<Engines>,
     mut player: Box<dyn ComputerPlayer>,
@@ -247,15 +257,18 @@ pub async fn think(
     clock: GameClock,
     stop: Arc<AtomicBool>,
     mut closing: watch::Receiver<bool>,
-) -> Option<Answer> {
+) -> Outcome {
     let closed = async move {
         // A dropped sender (the hub is gone) means closing too.
         let _ = closing.wait_for(|c| *c).await;
     };
     tokio::pin!(closed);
     let permit = tokio::select! {
-        p = engines.sem.clone().acquire_owned() => p.ok()?,
-        () = &mut closed => return None,
+        p = engines.sem.clone().acquire_owned() => match p {
+            Ok(p) => p,
+            Err(_) => return Outcome::Closed,
+        },
+        () = &mut closed => return Outcome::Closed,
     };
     let engines2 = engines.clone();
     let stop2 = stop.clone();
@@ -279,15 +292,15 @@ pub async fn think(
     });
     tokio::select! {
         r = search => match r {
-            Ok(a) => Some(a),
+            Ok(a) => Outcome::Answer(a),
             Err(e) => {
                 tracing::error!(error = %e, "computer player failed");
-                None
+                Outcome::Failed
             }
         },
         () = &mut closed => {
             stop.store(true, Ordering::SeqCst);
-            None
+            Outcome::Closed
         }
     }
 }
@@ -335,6 +348,47 @@ mod tests {
         }
     }
 
+    struct Broken;
+
+    impl ComputerPlayer for Broken {
+        fn choose(&mut self, _game: &Game, _now: Millis, _stop: &AtomicBool) -> Option<Move> {
+            panic!("a broken player");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_player_that_panics_is_reported_and_frees_its_thread() {
+        let engines = Engines::new(1, DEFAULT_MAX_THINK);
+        let closing = watch::channel(false);
+        let clock = GameClock {
+            base_t: 0,
+            base: Instant::now(),
+        };
+        let r = think(
+            engines.clone(),
+            Box::new(Broken),
+            started(),
+            clock,
+            Arc::new(AtomicBool::new(false)),
+            closing.0.subscribe(),
+        )
+        .await;
+        assert!(matches!(r, Outcome::Failed));
+        let s = engines.stats();
+        assert_eq!((s.active, s.searches), (0, 1));
+        // The permit came back: the next search runs.
+        let r = think(
+            engines.clone(),
+            Box::new(Sleeper(Duration::ZERO)),
+            started(),
+            clock,
+            Arc::new(AtomicBool::new(false)),
+            closing.0.subscribe(),
+        )
+        .await;
+        assert!(matches!(r, Outcome::Answer(_)));
+    }
+
     fn started() -> Game {
         let mut g = Game::standard(TimeControl::Untimed);
         g.start(0).unwrap();
@@ -364,7 +418,10 @@ mod tests {
             .collect();
         let mut answers = Vec::new();
         for t in tasks {
-            answers.push(t.await.unwrap().expect("an answer"));
+            match t.await.unwrap() {
+                Outcome::Answer(a) => answers.push(a),
+                _ => panic!("an answer expected"),
+            }
         }
         let s = engines.stats();
         assert_eq!((s.peak, s.active, s.searches), (1, 0, 3));
@@ -400,7 +457,7 @@ mod tests {
         ));
         tokio::time::sleep(Duration::from_millis(50)).await;
         stop.store(true, Ordering::SeqCst);
-        assert!(task.await.unwrap().is_some());
+        assert!(matches!(task.await.unwrap(), Outcome::Answer(_)));
         assert!(t0.elapsed() < Duration::from_secs(2));
         // Shutdown: no answer, and the search stops.
         let stop = Arc::new(AtomicBool::new(false));
@@ -414,7 +471,7 @@ mod tests {
         ));
         tokio::time::sleep(Duration::from_millis(50)).await;
         close.send(true).unwrap();
-        assert!(task.await.unwrap().is_none());
+        assert!(matches!(task.await.unwrap(), Outcome::Closed));
         assert!(stop.load(Ordering::SeqCst));
         for _ in 0..200 {
             if engines.stats().active == 0 {

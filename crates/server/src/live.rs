@@ -89,10 +89,10 @@ enum Cmd {
         reply: Reply<Vec<Arc<WireEvent>>>,
     },
     Pgn(Reply<String>),
-    /// The computer player's answer (see [`computer::think`]).
+    /// The computer player's answer (see [`computer::think`]); `None` if it failed.
     Computer {
         ticket: u64,
-        answer: computer::Answer,
+        answer: Option<computer::Answer>,
     },
 }
 
@@ -911,9 +911,10 @@ impl GameActor {
         let closing = self.hub.closing();
         let me = self.me.clone();
         tokio::spawn(async move {
-            let Some(answer) = computer::think(engines, player, game, clock, stop, closing).await
-            else {
-                return;
+            let answer = match computer::think(engines, player, game, clock, stop, closing).await {
+                computer::Outcome::Answer(a) => Some(a),
+                computer::Outcome::Failed => None,
+                computer::Outcome::Closed => return,
             };
             if let Some(tx) = me.and_then(|w| w.upgrade()) {
                 let _ = tx.send(Cmd::Computer { ticket, answer }).await;
@@ -923,8 +924,19 @@ impl GameActor {
 
     /// The computer has answered: play its move through the same path as a person's, at the
     /// game time it answered, unless the game has moved on meanwhile (then it is discarded).
-    async fn computer_answer(&mut self, ticket: u64, answer: computer::Answer) {
+    async fn computer_answer(&mut self, ticket: u64, answer: Option<computer::Answer>) {
+        let max_think = self.hub.engines.max_think();
         let Some(c) = self.computer.as_mut() else {
+            return;
+        };
+        let Some(answer) = answer else {
+            // The player failed (and was lost with its thread): a fresh one, which will not be
+            // asked about this position again (the computer's flag will fall).
+            tracing::error!(game = %self.id, "the computer player failed");
+            c.player = c.seat.player.build(max_think).ok();
+            if let Some(th) = c.thinking.take_if(|th| th.ticket == ticket) {
+                c.stuck_at = Some(th.ply);
+            }
             return;
         };
         c.player = Some(answer.player);
