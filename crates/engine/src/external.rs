@@ -721,7 +721,8 @@ impl UciPlayer {
     }
 
     /// Chooses a move for the side to move in `game`, letting the engine think as the clock
-    /// at `now` allows. Setting `stop` makes the engine answer at once (`stop`), and the move
+    /// at `now` allows (`now` on the game's clock, read right before the call: time spent
+    /// waiting for a thread before it is not known to the engine). Setting `stop` makes the engine answer at once (`stop`), and the move
     /// it then gives is returned. The move is always legal in `game.position()`.
     ///
     /// # Errors

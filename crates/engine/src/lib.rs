@@ -73,11 +73,36 @@ impl Level {
 
     /// The level whose estimated Elo is nearest to `elo` (ties go to the weaker level);
     /// anything below level 1's estimate is level 1, anything above level 8's is level 8.
+    /// `arbiter uci` uses it for `UCI_LimitStrength` with `UCI_Elo`.
     ///
-    /// The estimates ([`Level::elo`]) are on the scale of Debian's Stockfish 15.1 with
-    /// `UCI_LimitStrength` (its `UCI_Elo`, which Stockfish calibrates to CCRL 40/4 at 60+0.6),
-    /// measured with `arbiter-match` (BENCHMARKS.md). Provisional: the measurements of the
-    /// lower levels against Stockfish are still running.
+    /// **Source.** The estimates ([`Level::elo`]) are on the scale of Debian's Stockfish 15.1
+    /// playing with `UCI_LimitStrength` (its `UCI_Elo`, which Stockfish says is calibrated at
+    /// 60 s + 0.6 s and anchored to CCRL 40/4). Each level played Stockfish with
+    /// `arbiter-match` at 10 s + 0.1 s (BENCHMARKS.md, "Levels on Stockfish's UCI_Elo scale"):
+    ///
+    /// | level | opponent | games | score | estimate (95 % interval) |
+    /// |---|---|---:|---:|---|
+    /// | 8 | UCI_Elo 2000 | 160 | 65.0 % | 2110 (2058–2162) |
+    /// | 7 | UCI_Elo 2000 | 40 | 33.8 % | 1880 (1756–1985) |
+    /// | 6 | UCI_Elo 1800 | 40 | 57.5 % | 1850 (1748–1968) |
+    /// | 5 | UCI_Elo 1350 | 40 | 88.8 % | 1710 (1583–2048) |
+    /// | 4 | UCI_Elo 1350 | 40 | 76.2 % | 1550 (1445–1717) |
+    /// | 3 | UCI_Elo 1350 | 30 | 70.0 % | 1500 (1375–1671) |
+    /// | 2 | UCI_Elo 1350 | 30 | 8.3 % | 930 (150–1083) |
+    /// | 1 | UCI_Elo 1350 | 30 | 0 % | 740, extrapolated |
+    ///
+    /// Level 1 lost every game to Stockfish's weakest setting (1350, at most 959 with 95 %
+    /// confidence); its estimate is level 2's less half the 382 Elo that level 2 scored
+    /// against level 1 in self-play (100 games), since self-play gaps between adjacent levels
+    /// came out about twice the gaps measured against Stockfish (levels 2 to 8: 2,494 Elo
+    /// summed in self-play, 1,180 against Stockfish).
+    ///
+    /// **Uncertainty.** With 30–40 games a level, each estimate is known to about ±100–150
+    /// Elo (level 8 to ±50), and neighbouring levels overlap: levels 3 and 4, and 6 and 7,
+    /// are 50 and 30 Elo apart against Stockfish although each beats the one below in
+    /// self-play (BENCHMARKS.md, "Levels: each level against the one above"). The scale is
+    /// Stockfish's, at a fast time control, not a FIDE or online rating; levels 1 to 7 are
+    /// capped in nodes per move and so gain little from more time, level 8 gains.
     pub fn from_elo(elo: i32) -> Level {
         let mut best = Level::MIN;
         for n in 2..=8 {
@@ -105,7 +130,7 @@ impl Level {
 }
 
 /// Estimated Elo of levels 1 to 8 (see [`Level::from_elo`]).
-const LEVEL_ELO: [i32; 8] = [600, 900, 1200, 1500, 1700, 1850, 2000, 2100];
+const LEVEL_ELO: [i32; 8] = [740, 930, 1500, 1550, 1710, 1850, 1880, 2110];
 
 impl Default for Level {
     fn default() -> Level {
