@@ -194,18 +194,31 @@ impl UciEngine {
         timeout: Duration,
     ) -> Result<UciEngine, ExternalError> {
         let program = command.get_program().to_string_lossy().into_owned();
-        let mut child = command
+        command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| match e.kind() {
-                io::ErrorKind::NotFound => ExternalError::NotFound(PathBuf::from(&program)),
-                _ => ExternalError::Spawn {
-                    program: program.clone(),
-                    source: e,
-                },
-            })?;
+            .stderr(Stdio::null());
+        let mut attempt = 0;
+        let mut child = loop {
+            match command.spawn() {
+                Ok(child) => break child,
+                // A program file just written may still be open for writing in a process
+                // forked meanwhile by another thread (until that process's exec): retry.
+                Err(e) if e.kind() == io::ErrorKind::ExecutableFileBusy && attempt < 20 => {
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    return Err(ExternalError::NotFound(PathBuf::from(&program)))
+                }
+                Err(e) => {
+                    return Err(ExternalError::Spawn {
+                        program: program.clone(),
+                        source: e,
+                    })
+                }
+            }
+        };
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         // A bounded channel: a program that floods its output is held back, not buffered.
