@@ -161,14 +161,39 @@ pub struct CreateGame {
     pub computer: Option<ComputerRequest>,
 }
 
-/// A computer opponent asked for at creation (`"computer": {"level": 5}`).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+/// A computer opponent asked for at creation: the built-in engine at a level
+/// (`"computer": {"level": 5}`) or an external engine the server's operator configured
+/// (`"computer": {"engine": "stockfish"}`, see `GET /api/engines`). Exactly one of the two
+/// (else 400 `invalid_request`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ComputerRequest {
-    /// Playing strength: 1 (a beginner) to 8 (full strength). Outside 1–8: 400
-    /// `bad_computer_level`.
+    /// Playing strength of the built-in engine: 1 (a beginner) to 8 (full strength).
+    /// Outside 1–8: 400 `bad_computer_level`.
+    #[serde(default)]
     #[schema(minimum = 1, maximum = 8, example = 3)]
-    pub level: u8,
+    pub level: Option<u8>,
+    /// The name of a configured external engine. Not configured: 400 `unknown_engine`.
+    #[serde(default)]
+    pub engine: Option<String>,
+}
+
+/// The computer opponents this server offers (`GET /api/engines`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct EnginesView {
+    /// The built-in engine's levels (`"computer": {"level": n}`).
+    pub levels: Vec<u8>,
+    /// The external UCI engines the operator configured (`"computer": {"engine": name}`).
+    pub external: Vec<ExternalEngineView>,
+}
+
+/// A configured external engine.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct ExternalEngineView {
+    /// The name to ask for it by.
+    pub name: String,
+    /// The engine's own name (its UCI `id name`), as in the PGN.
+    pub id_name: String,
 }
 
 /// The seat the server plays itself.
@@ -178,7 +203,10 @@ pub struct ComputerView {
     pub seat: Seat,
     /// Its level, 1–8 (the built-in engine).
     pub level: Option<u8>,
-    /// Its name, as in the PGN (`Arbiter level 5`).
+    /// The configured name of an external engine (absent for the built-in engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// Its name, as in the PGN (`Arbiter level 5`, or an external engine's `id name`).
     pub name: String,
 }
 
@@ -375,6 +403,22 @@ pub async fn create_game(
     Ok((StatusCode::CREATED, Json(grant)))
 }
 
+#[utoipa::path(get, path = "/api/engines", responses((status = 200, body = EnginesView)))]
+/// The computer opponents offered: the built-in levels and the configured external engines.
+pub async fn list_engines(State(s): State<AppState>) -> Json<EnginesView> {
+    let engines = s.hub.engines();
+    Json(EnginesView {
+        levels: (1..=8).collect(),
+        external: engines
+            .externals()
+            .map(|e| ExternalEngineView {
+                name: e.config.name.clone(),
+                id_name: e.id_name.clone(),
+            })
+            .collect(),
+    })
+}
+
 #[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
     responses((status = 200, body = SeatGrant), (status = 404, body = ErrorBody),
               (status = 409, body = ErrorBody)))]
@@ -507,12 +551,12 @@ pub async fn post_resume(
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Arbiter", description = "Online chess under the FIDE Laws (2018)."),
-    paths(create_game, join_game, get_game, get_pgn, list_games, post_move, post_draw,
+    paths(create_game, list_engines, join_game, get_game, get_pgn, list_games, post_move, post_draw,
           post_resign, post_abort, post_adjourn, post_resume),
     components(schemas(ErrorBody, CreateGame, SeatGrant, GameView, MoveView, Clocks,
                        SeatsTaken, GameSummary, Lobby, MoveRequest, DrawRequest, DrawAction,
                        AdjournRequest, Ack, Seat, Variant, ColorChoice, ComputerRequest,
-                       ComputerView)),
+                       ComputerView, EnginesView, ExternalEngineView)),
     modifiers(&BearerAuth)
 )]
 pub struct ApiDoc;

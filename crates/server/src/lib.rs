@@ -62,6 +62,9 @@ pub struct Config {
     pub engine_threads: usize,
     /// The longest a computer player thinks about one move, whatever its clock allows.
     pub engine_max_think: Duration,
+    /// External UCI engines players may choose as the computer (operator configuration;
+    /// each is started once at start-up to check it).
+    pub uci_engines: Vec<computer::UciEngineConfig>,
 }
 
 impl Default for Config {
@@ -74,6 +77,7 @@ impl Default for Config {
             sqlite_sync: store::Sync::default(),
             engine_threads: computer::default_engine_threads(),
             engine_max_think: computer::DEFAULT_MAX_THINK,
+            uci_engines: Vec::new(),
         }
     }
 }
@@ -91,6 +95,14 @@ pub enum ServerError {
         addr: SocketAddr,
         /// Why.
         source: std::io::Error,
+    },
+    /// A configured external engine cannot be used.
+    #[error("UCI engine '{name}': {reason}")]
+    Engine {
+        /// The configured name.
+        name: String,
+        /// Why.
+        reason: String,
     },
     /// Serving failed.
     #[error("server: {0}")]
@@ -110,6 +122,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
     let api = Router::new()
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/games", post(api::create_game).get(api::list_games))
+        .route("/api/engines", get(api::list_engines))
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/api/games/{id}/pgn", get(api::get_pgn))
@@ -182,8 +195,35 @@ impl Running {
 /// # Errors
 /// The database cannot be opened or the address cannot be bound.
 pub async fn start(config: Config) -> Result<Running, ServerError> {
+    let mut external = Vec::new();
+    for e in config.uci_engines {
+        let name = e.name.clone();
+        if external
+            .iter()
+            .any(|x: &computer::ExternalEngine| x.config.name == name)
+        {
+            return Err(ServerError::Engine {
+                name,
+                reason: "configured twice".into(),
+            });
+        }
+        // Started once on a blocking thread (the handshake waits for the program).
+        let checked = tokio::task::spawn_blocking(move || computer::check_engine(e))
+            .await
+            .map_err(|e| ServerError::Engine {
+                name: name.clone(),
+                reason: e.to_string(),
+            })?
+            .map_err(|reason| ServerError::Engine {
+                name: name.clone(),
+                reason,
+            })?;
+        tracing::info!(engine = %name, id_name = %checked.id_name, "external engine ready");
+        external.push(checked);
+    }
     let store = Store::connect_with(&config.db, config.sqlite_sync).await?;
-    let engines = computer::Engines::new(config.engine_threads, config.engine_max_think);
+    let engines =
+        computer::Engines::with_external(config.engine_threads, config.engine_max_think, external);
     let hub = Hub::new(store, config.lag_allowance_ms, engines);
     tracing::info!(
         backend = ?hub.store().backend(),

@@ -92,7 +92,7 @@ enum Cmd {
     /// The computer player's answer (see [`computer::think`]); `None` if it failed.
     Computer {
         ticket: u64,
-        answer: Option<computer::Answer>,
+        answer: ComputerAnswer,
     },
 }
 
@@ -203,7 +203,7 @@ impl Hub {
         let computer = req
             .computer
             .as_ref()
-            .map(ComputerKind::from_request)
+            .map(|c| ComputerKind::from_request(c, &self.engines))
             .transpose()?;
         let seat = match req.color {
             ColorChoice::White => Seat::White,
@@ -225,7 +225,7 @@ impl Hub {
             player,
         });
         // The computer's seat is taken like a person's, with a token nobody holds.
-        let machine = computer.map(|_| token::hash(&token::generate()));
+        let machine = computer.as_ref().map(|_| token::hash(&token::generate()));
         let row = GameRow {
             id: id.clone(),
             created_at: now,
@@ -244,7 +244,8 @@ impl Hub {
             termination: None,
             last_seq: 0,
             computer: computer
-                .map(|c| serde_json::to_string(&c))
+                .as_ref()
+                .map(serde_json::to_string)
                 .transpose()
                 .map_err(|e| AppError::Internal(e.to_string()))?,
         };
@@ -475,6 +476,10 @@ struct GameActor {
     computer: Option<Computer>,
 }
 
+/// What a computer's search gave the actor: an answer, or an error with the player back
+/// (`Some`), or nothing (the player panicked and is lost).
+type ComputerAnswer = Result<computer::Answer, Option<Box<dyn ComputerPlayer>>>;
+
 /// A computer seat in a live game.
 struct Computer {
     seat: ComputerSeat,
@@ -485,6 +490,29 @@ struct Computer {
     next_ticket: u64,
     /// A position (ply) for which the player gave no playable move: not asked again.
     stuck_at: Option<usize>,
+    /// Errors of the player since its last move.
+    failures: u32,
+}
+
+impl Computer {
+    /// Let go of the player on a blocking thread: an external engine is told to quit, which
+    /// may take a moment.
+    fn release(&mut self) {
+        if let Some(p) = self.player.take() {
+            match tokio::runtime::Handle::try_current() {
+                Ok(h) => {
+                    h.spawn_blocking(move || drop(p));
+                }
+                Err(_) => drop(p),
+            }
+        }
+    }
+}
+
+impl Drop for Computer {
+    fn drop(&mut self) {
+        self.release();
+    }
 }
 
 /// A search under way, for the position after `ply` half-moves.
@@ -535,11 +563,12 @@ impl GameActor {
                     AppError::Internal(format!("game {id}: bad computer seat: {e}"))
                 })?;
                 Some(Computer {
+                    player: Some(seat.player.build(&hub.engines)?),
                     seat,
-                    player: Some(seat.player.build(hub.engines.max_think())?),
                     thinking: None,
                     next_ticket: 1,
                     stuck_at: None,
+                    failures: 0,
                 })
             }
         };
@@ -888,6 +917,11 @@ impl GameActor {
             }
             return;
         }
+        if self.referee.is_over() {
+            // An external engine quits when the game ends, not when the game is unloaded.
+            c.release();
+            return;
+        }
         if !its_turn || c.stuck_at == Some(ply) {
             return;
         }
@@ -912,8 +946,9 @@ impl GameActor {
         let me = self.me.clone();
         tokio::spawn(async move {
             let answer = match computer::think(engines, player, game, clock, stop, closing).await {
-                computer::Outcome::Answer(a) => Some(a),
-                computer::Outcome::Failed => None,
+                computer::Outcome::Answer(a) => Ok(a),
+                computer::Outcome::Error(p) => Err(Some(p)),
+                computer::Outcome::Failed => Err(None),
                 computer::Outcome::Closed => return,
             };
             if let Some(tx) = me.and_then(|w| w.upgrade()) {
@@ -924,20 +959,37 @@ impl GameActor {
 
     /// The computer has answered: play its move through the same path as a person's, at the
     /// game time it answered, unless the game has moved on meanwhile (then it is discarded).
-    async fn computer_answer(&mut self, ticket: u64, answer: Option<computer::Answer>) {
-        let max_think = self.hub.engines.max_think();
+    async fn computer_answer(&mut self, ticket: u64, answer: ComputerAnswer) {
         let Some(c) = self.computer.as_mut() else {
             return;
         };
-        let Some(answer) = answer else {
-            // The player failed (and was lost with its thread): a fresh one, which will not be
-            // asked about this position again (the computer's flag will fall).
-            tracing::error!(game = %self.id, "the computer player failed");
-            c.player = c.seat.player.build(max_think).ok();
-            if let Some(th) = c.thinking.take_if(|th| th.ticket == ticket) {
-                c.stuck_at = Some(th.ply);
+        let answer = match answer {
+            Ok(a) => a,
+            Err(Some(player)) => {
+                // The player could not choose (an external engine's error, logged; the engine
+                // is dropped and restarted at the next search, a few times at most): ask
+                // again. Once the player gives up, its every answer is an error at once: then
+                // this position is not asked about again (the computer's flag will fall).
+                c.player = Some(player);
+                if let Some(th) = c.thinking.take_if(|th| th.ticket == ticket) {
+                    c.failures += 1;
+                    tracing::warn!(game = %self.id, ply = th.ply, failures = c.failures, "the computer could not choose a move");
+                    if c.failures > computer::MAX_ENGINE_RESTARTS {
+                        c.stuck_at = Some(th.ply);
+                    }
+                }
+                return;
             }
-            return;
+            Err(None) => {
+                // The player failed (and was lost with its thread): a fresh one, which will
+                // not be asked about this position again (the computer's flag will fall).
+                tracing::error!(game = %self.id, "the computer player failed");
+                c.player = c.seat.player.build(&self.hub.engines).ok();
+                if let Some(th) = c.thinking.take_if(|th| th.ticket == ticket) {
+                    c.stuck_at = Some(th.ply);
+                }
+                return;
+            }
         };
         c.player = Some(answer.player);
         if c.thinking.as_ref().map(|th| th.ticket) != Some(ticket) {
@@ -968,7 +1020,11 @@ impl GameActor {
             lag_ms: None,
         });
         match self.act_seat(seat, mv, t).await {
-            Ok(_) => {}
+            Ok(_) => {
+                if let Some(c) = self.computer.as_mut() {
+                    c.failures = 0;
+                }
+            }
             Err(AppError::Internal(e) | AppError::Unavailable(e)) => {
                 // Not stored (the database): think again a little later.
                 tracing::error!(game = %self.id, error = %e, "cannot store the computer's move");

@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use arbiter_rules::{CastlingMode, Position};
+use arbiter_server::computer::UciEngineConfig;
 use arbiter_server::{Config, Running};
 use futures_util::StreamExt;
 use reqwest::StatusCode;
@@ -28,17 +29,19 @@ struct T {
     db: String,
     threads: usize,
     max_think: Duration,
+    uci: Vec<UciEngineConfig>,
     _dir: Option<tempfile::TempDir>,
     /// (server URL, schema) of a PostgreSQL schema to drop at the end.
     pg: Option<(String, String)>,
 }
 
-async fn server(db: &str, threads: usize, max_think: Duration) -> Running {
+async fn server(db: &str, threads: usize, max_think: Duration, uci: &[UciEngineConfig]) -> Running {
     let config = Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: db.to_owned(),
         engine_threads: threads,
         engine_max_think: max_think,
+        uci_engines: uci.to_vec(),
         ..Config::default()
     };
     arbiter_server::start(config).await.expect("server starts")
@@ -57,6 +60,16 @@ impl T {
 
     /// `None` when the backend is not available (PostgreSQL without the env variable).
     async fn with(db: Db, threads: usize, max_think: Duration) -> Option<T> {
+        Self::with_uci(db, threads, max_think, Vec::new()).await
+    }
+
+    /// With external engines configured.
+    async fn with_uci(
+        db: Db,
+        threads: usize,
+        max_think: Duration,
+        uci: Vec<UciEngineConfig>,
+    ) -> Option<T> {
         let (db, dir, pg) = match db {
             Db::Sqlite => {
                 let dir = tempfile::tempdir().unwrap();
@@ -82,7 +95,7 @@ impl T {
                 }
             },
         };
-        let server = server(&db, threads, max_think).await;
+        let server = server(&db, threads, max_think, &uci).await;
         let base = format!("http://{}", server.addr());
         Some(T {
             server: Some(server),
@@ -91,6 +104,7 @@ impl T {
             db,
             threads,
             max_think,
+            uci,
             _dir: dir,
             pg,
         })
@@ -103,7 +117,7 @@ impl T {
     /// Stop the server gracefully and start a new one on the same database.
     async fn restart(&mut self) {
         self.server.take().unwrap().shutdown().await;
-        let server = server(&self.db, self.threads, self.max_think).await;
+        let server = server(&self.db, self.threads, self.max_think, &self.uci).await;
         self.base = format!("http://{}", server.addr());
         self.server = Some(server);
     }
@@ -559,6 +573,227 @@ async fn measure_reply_times_5_plus_3(db: Db) {
     t.finish().await;
 }
 
+/// Our own engine as an external program (`arbiter-uci`, this package's binary).
+fn our_engine() -> UciEngineConfig {
+    UciEngineConfig {
+        name: "arbiter".into(),
+        path: env!("CARGO_BIN_EXE_arbiter-uci").into(),
+        options: vec![("Hash".into(), "8".into())],
+    }
+}
+
+/// A fake engine (a shell script in `dir`): a proper handshake, then `bestmove e2e5` (an
+/// illegal move) for every `go`.
+fn illegal_engine(dir: &std::path::Path) -> UciEngineConfig {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("illegal-engine");
+    std::fs::write(
+        &path,
+        r#"#!/bin/sh
+while read -r cmd rest; do
+  case "$cmd" in
+    uci) echo "id name Illegal"; echo uciok ;;
+    isready) echo readyok ;;
+    go) echo "bestmove e2e5" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    UciEngineConfig {
+        name: "illegal".into(),
+        path,
+        options: Vec::new(),
+    }
+}
+
+async fn external_engine_replies_with_a_legal_move_on_its_own_clock(db: Db) {
+    let Some(t) = T::with_uci(db, 2, Duration::from_millis(300), vec![our_engine()]).await else {
+        return;
+    };
+    // The engines on offer: the levels and the configured engine with its `id name`.
+    let engines: Value = t
+        .http
+        .get(t.url("/api/engines"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(engines["levels"], json!([1, 2, 3, 4, 5, 6, 7, 8]));
+    let id_name = engines["external"][0]["id_name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(id_name.starts_with("Arbiter"), "{engines}");
+    assert_eq!(
+        engines["external"],
+        json!([{"name": "arbiter", "id_name": id_name}])
+    );
+    let (s, g) = t
+        .post(
+            "/api/games",
+            None,
+            json!({"time_control": "5+3", "color": "white", "computer": {"engine": "arbiter"}}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    let (id, tok) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+    let s = t.state(id).await;
+    assert_eq!(s["status"], "playing");
+    assert_eq!(
+        s["computer"],
+        json!({"seat": "black", "level": null, "engine": "arbiter", "name": id_name})
+    );
+    let mut ws = t.ws(id, 1).await;
+    t.mv(id, tok, json!({"move": "e4"})).await;
+    let human = ws.event(10).await;
+    let reply = ws.event(20).await;
+    assert_eq!(
+        (reply["kind"].as_str(), reply["color"].as_str()),
+        (Some("move"), Some("black"))
+    );
+    let after_e4 = human["fen"].as_str().unwrap();
+    let uci = reply["move"]["uci"].as_str().unwrap();
+    assert!(legal(after_e4).iter().any(|m| m == uci), "{uci}");
+    // Art. 6.3 / 6.4: the engine's thinking is on Black's clock, plus the increment.
+    let used = reply["t_ms"].as_i64().unwrap() - human["t_ms"].as_i64().unwrap();
+    assert!(used >= 0);
+    assert_eq!(
+        reply["clocks"]["black_ms"].as_i64().unwrap(),
+        300_000 - used + 3_000
+    );
+    // The same engine process answers the next move.
+    let next = legal(reply["fen"].as_str().unwrap())[0].clone();
+    t.mv(id, tok, json!({"move": next, "ply": 2})).await;
+    let _ = ws.event(10).await;
+    let reply = ws.event(20).await;
+    assert_eq!(reply["color"], "black");
+    let pgn = t
+        .http
+        .get(t.url(&format!("/api/games/{id}/pgn")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains(&format!("[Black \"{id_name}\"]")), "{pgn}");
+    t.finish().await;
+}
+
+async fn unknown_engine_is_a_400_and_nothing_is_stored(db: Db) {
+    let Some(t) = T::with_uci(db, 2, Duration::from_millis(300), vec![our_engine()]).await else {
+        return;
+    };
+    for (computer, code) in [
+        (json!({"engine": "stockfish"}), "unknown_engine"),
+        (json!({"engine": "/usr/games/stockfish"}), "unknown_engine"),
+        (json!({"engine": "arbiter", "level": 3}), "invalid_request"),
+        (json!({"engine": 5}), "invalid_request"),
+    ] {
+        let (s, e) = t
+            .post(
+                "/api/games",
+                None,
+                json!({"time_control": "5+3", "computer": computer}),
+            )
+            .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{computer}: {e}");
+        assert_eq!(e["error"], code, "{computer}: {e}");
+    }
+    assert_eq!(t.count_games().await, 0);
+    t.finish().await;
+}
+
+async fn restart_while_an_external_engine_thinks_it_moves_after_restore(db: Db) {
+    // The engine thinks up to the cap (1.5 s); the restart comes during that search.
+    let Some(mut t) = T::with_uci(db, 2, Duration::from_millis(1_500), vec![our_engine()]).await
+    else {
+        return;
+    };
+    let (s, g) = t
+        .post(
+            "/api/games",
+            None,
+            json!({"time_control": "10+0", "color": "black", "computer": {"engine": "arbiter"}}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(t.running().hub().engines().stats().active, 1, "searching");
+    t.restart().await;
+    let s = t.state(&id).await;
+    assert_eq!(s["status"], "playing");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 0);
+    // A fresh engine process is started for the restored game, and moves.
+    let s = t
+        .until(&id, 20, "the engine's move after the restart", |s| {
+            s["moves"].as_array().unwrap().len() == 1
+        })
+        .await;
+    let uci = s["moves"][0]["uci"].as_str().unwrap();
+    assert!(
+        legal("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .iter()
+            .any(|m| m == uci),
+        "{uci}"
+    );
+    assert_eq!(s["computer"]["engine"], "arbiter");
+    t.finish().await;
+}
+
+async fn art_6_9_external_engine_with_an_illegal_move_never_moves_and_its_flag_falls(db: Db) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(t) = T::with_uci(
+        db,
+        2,
+        Duration::from_millis(300),
+        vec![illegal_engine(dir.path())],
+    )
+    .await
+    else {
+        return;
+    };
+    let (s, g) = t
+        .post(
+            "/api/games",
+            None,
+            json!({"time_control": "3s+0", "color": "black", "computer": {"engine": "illegal"}}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    // The illegal move is never played; the engine is restarted a few times, then given up,
+    // and White's clock runs meanwhile.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let s = t.state(&id).await;
+    assert_eq!(s["status"], "playing", "{s}");
+    assert_eq!(s["moves"], json!([]));
+    assert!(s["clocks"]["white_ms"].as_i64().unwrap() < 2_500, "{s}");
+    let searches = t.running().hub().engines().stats().searches;
+    assert_eq!(
+        searches,
+        1 + u64::from(arbiter_server::computer::MAX_ENGINE_RESTARTS),
+        "one start and the restarts, then no more"
+    );
+    // Art. 6.9: White's flag falls; Black wins.
+    let s = t
+        .until(&id, 10, "White's flag", |s| s["status"] == "finished")
+        .await;
+    assert_eq!(
+        (s["result"].as_str(), s["termination"].as_str()),
+        (Some("0-1"), Some("timeout"))
+    );
+    assert_eq!(s["moves"], json!([]));
+    assert_eq!(t.running().hub().engines().stats().searches, searches);
+    t.finish().await;
+}
+
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -579,6 +814,10 @@ both_backends!(
     bad_computer_level_is_a_400_and_nothing_is_stored,
     game_ending_while_the_computer_thinks_produces_no_move,
     engine_threads_bound_concurrent_searches,
+    external_engine_replies_with_a_legal_move_on_its_own_clock,
+    unknown_engine_is_a_400_and_nothing_is_stored,
+    restart_while_an_external_engine_thinks_it_moves_after_restore,
+    art_6_9_external_engine_with_an_illegal_move_never_moves_and_its_flag_falls,
 );
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

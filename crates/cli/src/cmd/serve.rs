@@ -1,5 +1,6 @@
 //! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]
-//! [--engine-threads N] [--engine-max-think S]`
+//! [--engine-threads N] [--engine-max-think S] [--uci-engine NAME=PATH]…
+//! [--uci-option NAME:OPTION=VALUE]…`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -32,6 +33,49 @@ pub struct Args {
     /// allows.
     #[arg(long, value_name = "S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     engine_max_think: u64,
+    /// An external UCI engine players may choose as the computer, by NAME (repeatable). The
+    /// program is started once at start-up to check it.
+    #[arg(long = "uci-engine", value_name = "NAME=PATH")]
+    uci_engines: Vec<String>,
+    /// A UCI option set on the engine NAME at every start (repeatable), e.g.
+    /// `stockfish:UCI_Elo=1500`; the engine must advertise it.
+    #[arg(long = "uci-option", value_name = "NAME:OPTION=VALUE")]
+    uci_options: Vec<String>,
+}
+
+/// The engines of `--uci-engine` with their `--uci-option`s.
+fn uci_engines(
+    engines: &[String],
+    options: &[String],
+) -> Result<Vec<arbiter_server::computer::UciEngineConfig>> {
+    let mut out: Vec<arbiter_server::computer::UciEngineConfig> = Vec::new();
+    for e in engines {
+        let Some((name, path)) = e
+            .split_once('=')
+            .filter(|(n, p)| !n.is_empty() && !p.is_empty())
+        else {
+            anyhow::bail!("--uci-engine {e}: expected NAME=PATH");
+        };
+        out.push(arbiter_server::computer::UciEngineConfig {
+            name: name.to_owned(),
+            path: path.into(),
+            options: Vec::new(),
+        });
+    }
+    for o in options {
+        let parsed = o
+            .split_once(':')
+            .and_then(|(n, rest)| rest.split_once('=').map(|(k, v)| (n, k, v)))
+            .filter(|(n, k, _)| !n.is_empty() && !k.is_empty());
+        let Some((name, key, value)) = parsed else {
+            anyhow::bail!("--uci-option {o}: expected NAME:OPTION=VALUE");
+        };
+        let Some(engine) = out.iter_mut().find(|e| e.name == name) else {
+            anyhow::bail!("--uci-option {o}: no --uci-engine named '{name}'");
+        };
+        engine.options.push((key.to_owned(), value.to_owned()));
+    }
+    Ok(out)
 }
 
 /// Runs the server until SIGTERM or Ctrl-C (graceful shutdown).
@@ -50,6 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             usize::from,
         ),
         engine_max_think: std::time::Duration::from_secs(args.engine_max_think),
+        uci_engines: uci_engines(&args.uci_engines, &args.uci_options)?,
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;
