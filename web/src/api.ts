@@ -42,11 +42,19 @@ export interface GameState {
   [key: string]: unknown;
 }
 
-/** A computer opponent: its seat, its level 1–8, its name (as in the PGN). */
+/** A computer opponent: its seat, its level 1–8 (the built-in engine) or the configured name
+ * of an external engine, its name (as in the PGN). */
 export interface ComputerInfo {
   seat: Seat;
   level?: number | null;
+  engine?: string | null;
   name?: string;
+}
+
+/** The computer opponents the server offers: `GET /api/engines`. */
+export interface EnginesInfo {
+  levels: number[];
+  external: { name: string; id_name: string }[];
 }
 
 export interface GameSummary {
@@ -109,8 +117,9 @@ export interface CreateRequest {
   fen?: string;
   color: 'white' | 'black' | 'random';
   rules?: Record<string, unknown>;
-  /** Play the computer at this level (1–8): the game starts at once. */
-  computer?: { level: number };
+  /** Play the computer at this level (1–8), or an external engine the server offers: the
+   * game starts at once. */
+  computer?: { level: number } | { engine: string };
 }
 
 export const api = {
@@ -118,6 +127,7 @@ export const api = {
   join: (id: string) => call<SeatGrant>('POST', `/api/games/${enc(id)}/join`, {}),
   game: (id: string, token?: string) => call<GameState>('GET', `/api/games/${enc(id)}`, undefined, token),
   list: () => call<unknown>('GET', '/api/games'),
+  engines: () => call<EnginesInfo>('GET', '/api/engines'),
   /** `ply`: half-moves played before this one (a retry cannot play twice); `lagMs`: the
    * measured one-way network lag, which the server credits up to its allowance. */
   move: (id: string, token: string, move: string, opts: { offerDraw?: boolean; ply?: number; lagMs?: number } = {}) =>

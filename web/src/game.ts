@@ -377,9 +377,14 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     // Players and clocks: the bottom is the side the board is seen from.
     const bottom = orientation;
     const top = opposite(orientation);
-    // The computer's seat is named by its level: "Computer (level 5)".
+    // The computer's seat is named by its level: "Computer (level 5)", or an external
+    // engine's name.
     const computerName = (c: Seat) =>
-      s.computer && s.computer.seat === c ? ` · ${fmt(t().computerLevel, { level: digits(String(s.computer.level ?? '?')) })}` : '';
+      s.computer && s.computer.seat === c
+        ? s.computer.engine
+          ? ` · ${s.computer.name ?? s.computer.engine}`
+          : ` · ${fmt(t().computerLevel, { level: digits(String(s.computer.level ?? '?')) })}`
+        : '';
     const label = (c: Seat) => `${colorName(c)}${computerName(c)}${me === c ? ' ★' : ''}`;
     nameEls.top.textContent = label(top);
     nameEls.bottom.textContent = label(bottom);

@@ -60,6 +60,7 @@ const en = {
   level: 'Level (1 beginner – 8 full strength)',
   computerLevel: 'Computer (level {level})',
   computerThinking: 'The computer is thinking…',
+  otherEngines: 'Other engines',
   create: 'Create game',
   openGames: 'Open games',
   runningGames: 'Running games',
@@ -158,6 +159,7 @@ const en = {
     bad_time_control: 'This time control cannot be read:',
     bad_fen: 'This FEN cannot be used:',
     bad_computer_level: 'The computer’s level must be from 1 to 8.',
+    unknown_engine: 'This engine is not available on this server.',
   } as Record<string, string>,
   words: {
     king: 'king',
@@ -233,6 +235,7 @@ const cs: Dict = {
   level: 'Úroveň (1 začátečník – 8 plná síla)',
   computerLevel: 'Počítač (úroveň {level})',
   computerThinking: 'Počítač přemýšlí…',
+  otherEngines: 'Další šachové programy',
   create: 'Založit partii',
   openGames: 'Partie čekající na soupeře',
   runningGames: 'Probíhající partie',
@@ -331,6 +334,7 @@ const cs: Dict = {
     bad_time_control: 'Tempo hry nelze přečíst:',
     bad_fen: 'Tento FEN nelze použít:',
     bad_computer_level: 'Úroveň počítače musí být od 1 do 8.',
+    unknown_engine: 'Tento šachový program na serveru není k dispozici.',
   } as Record<string, string>,
   words: {
     king: 'král',
@@ -404,6 +408,7 @@ const sk: Dict = {
   level: 'Úroveň (1 začiatočník – 8 plná sila)',
   computerLevel: 'Počítač (úroveň {level})',
   computerThinking: 'Počítač premýšľa…',
+  otherEngines: 'Ďalšie šachové programy',
   create: 'Založiť partiu',
   openGames: 'Partie čakajúce na súpera',
   runningGames: 'Prebiehajúce partie',
@@ -502,6 +507,7 @@ const sk: Dict = {
     bad_time_control: 'Tempo hry sa nedá prečítať:',
     bad_fen: 'Tento FEN sa nedá použiť:',
     bad_computer_level: 'Úroveň počítača musí byť od 1 do 8.',
+    unknown_engine: 'Tento šachový program nie je na serveri k dispozícii.',
   } as Record<string, string>,
   words: {
     king: 'kráľ',
@@ -575,6 +581,7 @@ const fa: Dict = {
   level: 'سطح (۱ مبتدی تا ۸ با تمام قدرت)',
   computerLevel: 'رایانه (سطح {level})',
   computerThinking: 'رایانه در حال فکر کردن است…',
+  otherEngines: 'موتورهای شطرنج دیگر',
   create: 'ساختن بازی',
   openGames: 'بازی‌های در انتظار حریف',
   runningGames: 'بازی‌های در جریان',
@@ -673,6 +680,7 @@ const fa: Dict = {
     bad_time_control: 'این کنترل زمان خوانده نمی‌شود:',
     bad_fen: 'این FEN قابل استفاده نیست:',
     bad_computer_level: 'سطح رایانه باید از ۱ تا ۸ باشد.',
+    unknown_engine: 'این موتور شطرنج روی این سرور در دسترس نیست.',
   } as Record<string, string>,
   words: {
     king: 'شاه',

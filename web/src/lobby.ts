@@ -42,6 +42,20 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     { id: id('lvl'), 'data-testid': 'level' },
     [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 3 }, digits(String(n)))),
   );
+  // External engines the server's operator configured, after the levels.
+  api
+    .engines()
+    .then((e) => {
+      if (!e.external?.length) return;
+      levelSel.append(
+        h(
+          'optgroup',
+          { label: d.otherEngines },
+          e.external.map((x) => h('option', { value: `engine:${x.name}` }, x.id_name || x.name)),
+        ),
+      );
+    })
+    .catch(() => {});
   const levelField = h('label', { class: 'field', for: levelSel.id, hidden: true }, h('span', {}, d.level), levelSel);
   const vsComputer = () => (form.querySelector(`input[name="${opponentName}"]:checked`) as HTMLInputElement | null)?.value === 'computer';
   for (const o of opponents) o.addEventListener('change', () => (levelField.hidden = !vsComputer()));
@@ -131,7 +145,10 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     if (penalty.value.trim() !== '') rules.penalty_time_ms = Math.round(Number(penalty.value) * 1000);
     if (scoringSel.value === '310') rules.scoring = { win: 6, draw: 2, loss: 0 };
     if (Object.keys(rules).length) req.rules = rules;
-    if (vsComputer()) req.computer = { level: Number(levelSel.value) };
+    if (vsComputer())
+      req.computer = levelSel.value.startsWith('engine:')
+        ? { engine: levelSel.value.slice('engine:'.length) }
+        : { level: Number(levelSel.value) };
     createBtn.disabled = true;
     try {
       const grant = await api.create(req);
@@ -147,7 +164,11 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
   const openList = h('ul', { class: 'games', 'data-testid': 'open-games' }, h('li', { class: 'empty' }, d.noOpenGames));
   const runningList = h('ul', { class: 'games', 'data-testid': 'running-games' }, h('li', { class: 'empty' }, d.noRunningGames));
   const item = (g: GameSummary, action: 'join' | 'watch') => {
-    const vs = g.computer?.level ? fmt(d.computerLevel, { level: digits(String(g.computer.level)) }) : '';
+    const vs = g.computer?.level
+      ? fmt(d.computerLevel, { level: digits(String(g.computer.level)) })
+      : g.computer?.engine
+        ? (g.computer.name ?? g.computer.engine)
+        : '';
     const desc = [g.time_control ?? '', g.variant && g.variant !== 'standard' ? d.chess960 : '', vs]
       .filter(Boolean)
       .join(' · ');
