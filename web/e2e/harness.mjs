@@ -21,7 +21,8 @@ export function arbiterBin() {
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-export async function startServer() {
+/** `extraArgs`: more arguments of `arbiter serve` (e.g. `--uci-engine NAME=PATH`). */
+export async function startServer(extraArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-e2e-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const addr = `127.0.0.1:${port}`;
@@ -29,7 +30,7 @@ export async function startServer() {
   let log = '';
   let proc;
   const spawnServer = async () => {
-    proc = spawn(arbiterBin(), ['serve', '--addr', addr, '--db', join(dir, 'e2e.db')], {
+    proc = spawn(arbiterBin(), ['serve', '--addr', addr, '--db', join(dir, 'e2e.db'), ...extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
     });
@@ -162,10 +163,10 @@ export async function shot(page, name) {
 
 /** Starts `arbiter serve` and Chromium before the tests of a file and stops them after;
  *  `env.server` and `env.browser` are set once the tests run. */
-export function useServerAndBrowser() {
+export function useServerAndBrowser(extraArgs = []) {
   const env = {};
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(extraArgs);
     env.browser = await startBrowser();
   });
   after(async () => {
