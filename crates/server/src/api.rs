@@ -173,7 +173,8 @@ pub struct ComputerRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 8, example = 3)]
     pub level: Option<u8>,
-    /// The name of a configured external engine. Not configured: 400 `unknown_engine`.
+    /// The name of a configured external engine. Not configured: 400 `unknown_engine`; a
+    /// Chess960 game with an engine that does not play it: 400 `engine_cannot_play_chess960`.
     #[serde(default)]
     pub engine: Option<String>,
 }

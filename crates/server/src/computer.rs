@@ -85,6 +85,8 @@ pub struct ExternalEngine {
     pub config: UciEngineConfig,
     /// The engine's `id name` (`Stockfish 15.1`).
     pub id_name: String,
+    /// Whether it plays Chess960 (it advertises `UCI_Chess960`).
+    pub chess960: bool,
 }
 
 /// Starts the configured engine once (a blocking call: run it on a blocking thread), reads
@@ -93,10 +95,15 @@ pub struct ExternalEngine {
 /// # Errors
 /// The program is missing, cannot be started, does not speak UCI, or lacks an option.
 pub fn check_engine(config: UciEngineConfig) -> Result<ExternalEngine, String> {
-    let p = UciPlayer::start(&config.path, &config.options).map_err(|e| e.to_string())?;
+    let mut p = UciPlayer::start(&config.path, &config.options).map_err(|e| e.to_string())?;
     let id_name = p.name().to_owned();
+    let chess960 = p.engine().has_option("UCI_Chess960");
     drop(p);
-    Ok(ExternalEngine { config, id_name })
+    Ok(ExternalEngine {
+        config,
+        id_name,
+        chess960,
+    })
 }
 
 /// An external engine as a computer player: the process starts on the first search (on the

@@ -30,7 +30,7 @@ use tokio::time::Instant;
 
 use crate::api::{
     Ack, ColorChoice, CreateGame, DrawAction, DrawRequest, GameSummary, GameView, Lobby,
-    MoveRequest, Seat, SeatGrant, SeatsTaken,
+    MoveRequest, Seat, SeatGrant, SeatsTaken, Variant,
 };
 use crate::computer::{self, ComputerKind, ComputerPlayer, ComputerSeat, Engines, GameClock};
 use crate::error::{ApiResult, AppError};
@@ -205,6 +205,16 @@ impl Hub {
             .as_ref()
             .map(|c| ComputerKind::from_request(c, &self.engines))
             .transpose()?;
+        if let Some(ComputerKind::External { name, .. }) = &computer {
+            if spec.variant == Variant::Chess960
+                && !self.engines.external(name).is_some_and(|e| e.chess960)
+            {
+                return Err(AppError::bad_request(
+                    "engine_cannot_play_chess960",
+                    format!("the engine '{name}' does not play Chess960 (no UCI_Chess960 option)"),
+                ));
+            }
+        }
         let seat = match req.color {
             ColorChoice::White => Seat::White,
             ColorChoice::Black => Seat::Black,

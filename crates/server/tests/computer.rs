@@ -759,6 +759,19 @@ async fn art_6_9_external_engine_with_an_illegal_move_never_moves_and_its_flag_f
     else {
         return;
     };
+    // This engine does not advertise UCI_Chess960: no Chess960 game with it.
+    let (s, e) = t
+        .post(
+            "/api/games",
+            None,
+            json!({"time_control": "3s+0", "variant": "chess960", "computer": {"engine": "illegal"}}),
+        )
+        .await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("engine_cannot_play_chess960"))
+    );
+    assert_eq!(t.count_games().await, 0);
     let (s, g) = t
         .post(
             "/api/games",
