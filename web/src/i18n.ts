@@ -160,6 +160,7 @@ const en = {
     bad_fen: 'This FEN cannot be used:',
     bad_computer_level: 'The computer’s level must be from 1 to 8.',
     unknown_engine: 'This engine is not available on this server.',
+    engine_cannot_play_chess960: 'This engine does not play Chess960.',
   } as Record<string, string>,
   words: {
     king: 'king',
@@ -335,6 +336,7 @@ const cs: Dict = {
     bad_fen: 'Tento FEN nelze použít:',
     bad_computer_level: 'Úroveň počítače musí být od 1 do 8.',
     unknown_engine: 'Tento šachový program na serveru není k dispozici.',
+    engine_cannot_play_chess960: 'Tento šachový program nehraje Chess960.',
   } as Record<string, string>,
   words: {
     king: 'král',
@@ -508,6 +510,7 @@ const sk: Dict = {
     bad_fen: 'Tento FEN sa nedá použiť:',
     bad_computer_level: 'Úroveň počítača musí byť od 1 do 8.',
     unknown_engine: 'Tento šachový program nie je na serveri k dispozícii.',
+    engine_cannot_play_chess960: 'Tento šachový program nehrá Chess960.',
   } as Record<string, string>,
   words: {
     king: 'kráľ',
@@ -681,6 +684,7 @@ const fa: Dict = {
     bad_fen: 'این FEN قابل استفاده نیست:',
     bad_computer_level: 'سطح رایانه باید از ۱ تا ۸ باشد.',
     unknown_engine: 'این موتور شطرنج روی این سرور در دسترس نیست.',
+    engine_cannot_play_chess960: 'این موتور شطرنج، شطرنج ۹۶۰ بازی نمی‌کند.',
   } as Record<string, string>,
   words: {
     king: 'شاه',
