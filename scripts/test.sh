@@ -40,7 +40,8 @@ fi
 cargo test --workspace --profile ci "${extra[@]}"
 
 bin="$root/target/ci/arbiter"
-cargo build --profile ci -p arbiter
+# arbiter, and arbiter-uci (our engine as an external UCI program, for the e2e engine test)
+cargo build --profile ci -p arbiter -p arbiter-server --bins
 
 if [[ -x .venv/bin/schemathesis ]]; then
   echo "== schemathesis against /api/openapi.json"
