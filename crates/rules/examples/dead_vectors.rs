@@ -5,6 +5,9 @@
 //! cargo run --release -p arbiter-rules --example dead_vectors -- \
 //!     ../shared/data/positions/cha-unwinnability/test-vector.txt [--budget N] [--slowest K] [--verbose]
 //! ```
+//!
+//! With `--unlabelled`, lines are `FEN [anything]` (e.g. `lichess-30K-games.txt`): both sides
+//! are analysed and the verdicts counted, with nothing to compare against.
 
 use arbiter_rules::dead::{can_checkmate, Mode, Verdict};
 use arbiter_rules::{CastlingMode, Color, Position};
@@ -18,6 +21,7 @@ fn main() {
     let mut mode = Mode::Full;
     let mut slowest = 15usize;
     let mut verbose = false;
+    let mut unlabelled = false;
     let mut i = 1;
     while i < args.len() {
         match args[i].as_str() {
@@ -30,6 +34,7 @@ fn main() {
                 i += 1;
             }
             "--verbose" => verbose = true,
+            "--unlabelled" => unlabelled = true,
             other => panic!("unknown argument {other}"),
         }
         i += 1;
@@ -38,28 +43,39 @@ fn main() {
     let cpu_start = cpu_seconds();
     let mut rows: Vec<(Duration, String, &'static str, bool)> = Vec::new();
     let (mut right, mut unknown, mut wrong) = (0usize, 0usize, 0usize);
+    let mut counts = std::collections::BTreeMap::new();
     for line in text.lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let (label, fen) = line.split_at(2);
-        let p = Position::from_fen(fen.trim(), CastlingMode::Standard).expect("FEN");
-        let label = label.as_bytes();
-        for (side, can) in [
-            (Color::White, label[0] == b'W'),
-            (Color::Black, label[1] == b'B'),
-        ] {
+        let (label, fen) = if unlabelled {
+            let fen: Vec<&str> = line.split_whitespace().take(6).collect();
+            (None, fen.join(" "))
+        } else {
+            let (label, fen) = line.split_at(2);
+            (Some(label.as_bytes().to_vec()), fen.trim().to_string())
+        };
+        let p = Position::from_fen(&fen, CastlingMode::Standard).expect("FEN");
+        for side in [Color::White, Color::Black] {
+            let expected = label.as_ref().map(|l| match side {
+                Color::White => l[0] == b'W',
+                Color::Black => l[1] == b'B',
+            });
             let t = Instant::now();
             let v = can_checkmate(&p, side, mode);
             let dt = t.elapsed();
-            match (&v, can) {
-                (Verdict::Yes(_), true) | (Verdict::No, false) => right += 1,
+            match (&v, expected) {
                 (Verdict::Unknown, _) => unknown += 1,
+                (_, None) => {
+                    *counts.entry(v.name()).or_insert(0usize) += 1;
+                }
+                (Verdict::Yes(_), Some(true)) | (Verdict::No, Some(false)) => right += 1,
                 _ => {
                     wrong += 1;
                     eprintln!("WRONG {} {side}: {}", p.fen(), v.name());
                 }
             }
+            let can = expected.unwrap_or(false);
             if verbose {
                 println!(
                     "{:>10.1} µs {:<7} {:<5} {} {side}",
@@ -91,6 +107,9 @@ fn main() {
         pct(0.99),
         rows[0].0.as_secs_f64() * 1e3
     );
+    if unlabelled {
+        println!("verdicts without labels: {counts:?}");
+    }
     for (dt, what, verdict, can) in rows.iter().take(slowest) {
         println!(
             "{:>10.2} ms {verdict:<7} expected-can={can:<5} {what}",

@@ -13,7 +13,6 @@
 //! Every move of both sides is still tried, so an iteration that never stopped at its depth
 //! limit (nor at the node limit) and found no mate has proved that there is none.
 
-use super::reach;
 use super::table::{key, Table};
 use crate::{Bitboard, Color, Move, Position, Rank, Role, Square};
 
@@ -40,7 +39,7 @@ pub(super) struct Finder {
     interrupted: bool,
     seen: Table<i32>,
     line: Vec<Move>,
-    buffers: Vec<Vec<Move>>,
+    buffers: Vec<Vec<(Kind, Move)>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,29 +106,23 @@ impl Finder {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         pos.generate(|pm| {
-            pm.for_each(|m| moves.push(m));
+            pm.for_each(|m| moves.push((Kind::Normal, m)));
             false
         });
         let targets = Targets::new(pos, winner);
         let winners_turn = pos.turn() == winner;
         let need_loser_promotion = need_loser_promotion(pos, winner);
         // Progress first: cheap ordering by kind.
-        let mut kinds: Vec<(Kind, Move)> = moves
-            .iter()
-            .map(|&m| {
-                (
-                    classify(pos, m, winners_turn, need_loser_promotion, &targets),
-                    m,
-                )
-            })
-            .collect();
-        kinds.sort_by_key(|(k, _)| match k {
+        for entry in moves.iter_mut() {
+            entry.0 = classify(pos, entry.1, winners_turn, need_loser_promotion, &targets);
+        }
+        moves.sort_by_key(|(k, _)| match k {
             Kind::Reward => 0,
             Kind::Normal => 1,
             Kind::Punish => 2,
         });
         let mut found = false;
-        for (kind, m) in kinds {
+        for &(kind, m) in moves.iter() {
             let mut child = *pos;
             child.play_unchecked(m);
             self.nodes += 1;
@@ -139,9 +132,9 @@ impl Finder {
                 found = true;
                 break;
             }
-            let hopeless = child.has_insufficient_material(winner)
-                || ((pos.is_capture(m) || pos.board().pawns().contains(m.from))
-                    && reach::reach_no(&child, winner));
+            // Material only after a capture; the reachability test is left to the
+            // exhaustive search, which needs it to end, while the finder looks for mates.
+            let hopeless = pos.is_capture(m) && child.has_insufficient_material(winner);
             if !hopeless {
                 let next = match kind {
                     Kind::Reward => depth,

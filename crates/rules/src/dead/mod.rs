@@ -315,15 +315,18 @@ fn shorten(root: &Position, line: Vec<Move>) -> Vec<Move> {
     let mut i = 0;
     while i + 1 < positions.len() {
         let mut best = (i + 1, line[i]);
-        for m in positions[i].legal_moves().iter() {
-            let mut next = positions[i];
-            next.play_unchecked(*m);
-            if let Some(j) = index.get(&key(&next)) {
-                if j > best.0 {
-                    best = (j, *m);
+        positions[i].generate(|pm| {
+            pm.for_each(|m| {
+                let mut next = positions[i];
+                next.play_unchecked(m);
+                if let Some(j) = index.get(&key(&next)) {
+                    if j > best.0 {
+                        best = (j, m);
+                    }
                 }
-            }
-        }
+            });
+            false
+        });
         out.push(best.1);
         i = best.0;
     }
