@@ -102,6 +102,8 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     let mut finder = helpmate::Finder::new(side, budget / 20);
     let found = finder.run(pos);
     match found {
+        // The finder's lines are short already; only a long one is worth the shortcut pass.
+        helpmate::Found::Mate(line) if line.len() <= 16 => return Verdict::Yes(line),
         helpmate::Found::Mate(line) => return Verdict::Yes(shorten(pos, line)),
         helpmate::Found::None => return Verdict::No,
         helpmate::Found::Unknown => {}
