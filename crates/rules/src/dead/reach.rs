@@ -334,7 +334,7 @@ fn verdict(pieces: &[Piece], perm: Bitboard, side: Color) -> bool {
     for x in span & king_region {
         let flights = attacks::king_attacks(x) & king_region;
         let hard = flights - span;
-        if (hard - blockable - around(winner_king)).any() {
+        if (hard - blockable - Bitboard(king_set(winner_king.0))).any() {
             continue; // Some flight square can never be covered.
         }
         let far = winner_king - attacks::king_attacks(x) - Bitboard::from_square(x);
@@ -350,10 +350,4 @@ fn verdict(pieces: &[Piece], perm: Bitboard, side: Color) -> bool {
         }
     }
     true
-}
-
-/// The squares next to any square of `set`.
-fn around(set: Bitboard) -> Bitboard {
-    set.iter()
-        .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king_attacks(sq))
 }
