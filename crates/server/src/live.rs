@@ -827,7 +827,18 @@ impl GameActor {
     async fn act_seat(&mut self, seat: Seat, action: Action, t: u64) -> ApiResult<i64> {
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
-        let r = self.referee.act(seat, action, t, self.hub.lag_allowance_ms);
+        // A flag that has fallen (Art. 6.9) or a penalised illegal move (7.5.5) brings a
+        // ruling, which runs the full dead-position analysis.
+        let game = self.referee.game();
+        let may_rule = game.next_deadline().is_some_and(|d| d <= t)
+            || game.config().rules.illegal_moves == arbiter_game::IllegalMovePolicy::FidePenalties;
+        let lag = self.hub.lag_allowance_ms;
+        let referee = &mut self.referee;
+        let r = if may_rule {
+            off_the_runtime(|| referee.act(seat, action, t, lag))
+        } else {
+            referee.act(seat, action, t, lag)
+        };
         // A refused action changes nothing, except that the game may have found the mover's
         // flag fallen first (Art. 6.8): that event is stored like any other.
         if self.referee.event_count() > n0 {
@@ -862,7 +873,8 @@ impl GameActor {
         let t = self.now_t();
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
-        if self.referee.check_flag(t) {
+        let referee = &mut self.referee;
+        if off_the_runtime(|| referee.check_flag(t)) {
             if let Err(e) = self.commit(n0, ply0, None, None).await {
                 tracing::error!(game = %self.id, error = %e, "cannot store a flag fall");
                 self.undo(n0);
@@ -1137,5 +1149,19 @@ impl GameActor {
             let _ = self.events.send(ev);
         }
         Ok(self.last_seq())
+    }
+}
+
+/// Runs `f`, which may take long (a ruling's full dead-position analysis: microseconds for a
+/// real game, up to a few hundred milliseconds for a constructed position), without stalling
+/// the other tasks of this worker thread: on a multi-threaded runtime the worker hands them to
+/// another thread for the duration.
+fn off_the_runtime<R>(f: impl FnOnce() -> R) -> R {
+    let multi = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if multi {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
     }
 }

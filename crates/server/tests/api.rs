@@ -337,6 +337,22 @@ async fn art_6_9_flag_against_a_lone_king_is_a_draw(db: Db) {
     assert_eq!(flag["termination"], "timeout_vs_insufficient_material");
 }
 
+async fn art_6_9_flag_where_only_the_search_proves_no_mate_is_a_draw(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    // Black's only legal move takes the queen and leaves White a bare king: White cannot
+    // checkmate, which the material and reachability tests cannot see; the ruling's search
+    // proves it (run off the async workers).
+    let (id, _w, _b) = t
+        .game(json!({"time_control": "1s+0", "fen": "7K/8/8/8/8/8/1Q6/k7 b - - 0 1"}))
+        .await;
+    let mut ws = t.ws(&id, "?since=0").await;
+    let flag = ws.until_kind("flag").await;
+    assert_eq!(flag["result"], "1/2-1/2", "{flag}");
+    assert_eq!(flag["clocks"]["black_ms"], 0);
+    let s = t.state(&id).await;
+    assert_eq!(s["result"], "1/2-1/2");
+}
+
 async fn websocket_reconnect_replays_missed_events(db: Db) {
     let Some(t) = T::new(db).await else { return };
     let (id, w, b) = t.game(json!({"time_control": "5+3"})).await;
@@ -742,6 +758,7 @@ both_backends!(
     art_9_2_threefold_claim_draws,
     art_6_9_flag_falls_without_a_move,
     art_6_9_flag_against_a_lone_king_is_a_draw,
+    art_6_9_flag_where_only_the_search_proves_no_mate_is_a_draw,
     websocket_reconnect_replays_missed_events,
     websocket_moves_are_acknowledged_after_commit,
     restart_mid_game_restores_moves_and_clocks,
