@@ -122,7 +122,21 @@ impl Finder {
             Kind::Punish => 2,
         });
         let mut found = false;
+        let loser_king = pos.king(!winner);
         for &(kind, m) in moves.iter() {
+            let next = match kind {
+                Kind::Reward => depth,
+                Kind::Punish => (depth + 3).min(self.max_depth),
+                Kind::Normal if past_progress => depth,
+                Kind::Normal => depth + 1,
+            };
+            // A child at the depth limit is not searched; it only matters as a mate, or to
+            // mark the iteration as stopped by its limit (not a proof). Once the iteration is
+            // marked, a move that cannot give check need not even be played.
+            let at_limit = next >= self.max_depth;
+            if at_limit && self.interrupted && !(winners_turn && may_check(pos, m, loser_king)) {
+                continue;
+            }
             let mut child = *pos;
             child.play_unchecked(m);
             self.nodes += 1;
@@ -135,23 +149,34 @@ impl Finder {
             // Material only after a capture; the reachability test is left to the
             // exhaustive search, which needs it to end, while the finder looks for mates.
             let hopeless = pos.is_capture(m) && child.has_insufficient_material(winner);
-            if !hopeless {
-                let next = match kind {
-                    Kind::Reward => depth,
-                    Kind::Punish => (depth + 3).min(self.max_depth),
-                    Kind::Normal if past_progress => depth,
-                    Kind::Normal => depth + 1,
-                };
-                if self.search(&child, next, kind == Kind::Reward) {
-                    found = true;
-                    break;
-                }
+            let searched = !hopeless && !(at_limit && self.interrupted);
+            if searched && self.search(&child, next, kind == Kind::Reward) {
+                found = true;
+                break;
             }
             self.line.pop();
         }
         self.buffers[ply] = moves;
         found
     }
+}
+
+/// `false` only if `m` certainly does not give check to the king on `king`: no direct attack
+/// from its destination, not leaving a line through the king (a discovered check), and not a
+/// castling, en passant capture or promotion.
+fn may_check(pos: &Position, m: Move, king: Square) -> bool {
+    let b = pos.board();
+    let Some(role) = b.role_at(m.from) else {
+        return true;
+    };
+    if m.promotion.is_some() || b.by_color(pos.turn()).contains(m.to) || pos.is_en_passant(m) {
+        return true;
+    }
+    if crate::attacks::line(m.from, king).any() {
+        return true;
+    }
+    let occupied = b.occupied().without(m.from).with(m.to);
+    crate::attacks::attacks(role, pos.turn(), m.to, occupied).contains(king)
 }
 
 /// Where the pieces go in the corner mate the search steers toward: the losing king in a
