@@ -149,7 +149,8 @@ impl Finder {
             // Material only after a capture; the reachability test is left to the
             // exhaustive search, which needs it to end, while the finder looks for mates.
             let hopeless = pos.is_capture(m) && child.has_insufficient_material(winner);
-            let searched = !hopeless && !(at_limit && self.interrupted);
+            let skipped = at_limit && self.interrupted;
+            let searched = !hopeless && !skipped;
             if searched && self.search(&child, next, kind == Kind::Reward) {
                 found = true;
                 break;
