@@ -1,101 +1,227 @@
 //! The table of positions seen by the searches: exact (a position is compared in full, so a
-//! hash collision can never make the search skip a position it has not seen), and compact (the
-//! hash table holds only the Zobrist key and an index; the full positions sit in a vector).
+//! hash collision can never make the search skip a position it has not seen), and compact (an
+//! open-addressing table whose slots hold the whole position in 40 bytes, so that a look-up
+//! usually touches one cache line).
 
-use crate::{Bitboard, Board, Color, Position, Square};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::{Color, Position};
 
-/// A position as the table compares it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct Key {
-    pub(super) hash: u64,
-    board: Board,
-    turn: Color,
-    castles: Bitboard,
-    ep: Option<Square>,
+/// A position as the table compares it: the board as four bit planes (white men; and the
+/// three bits of the role code, pawn 1 … king 6, so a square is empty when all three are
+/// clear), and one word with the castling rights, the en passant square, the side to move and
+/// the top 40 bits of the Zobrist hash.
+///
+/// Two keys are equal exactly when the positions have the same placement, side to move,
+/// castling rights and en passant square: the planes and the low 24 bits of the last word
+/// encode those one-to-one, and the hash bits are a function of them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Key([u64; 5]);
+
+impl Key {
+    /// No position: every legal position has kings, which set plane 2.
+    const EMPTY: Key = Key([0; 5]);
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0[2] == 0
+    }
+
+    /// `==` without a call to `memcmp`: the hash word first, which nearly always decides.
+    #[inline]
+    fn same(&self, other: &Key) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        a[4] == b[4] && ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0
+    }
+
+    /// The hash bits stored in the key (bits 24..64 of the Zobrist hash).
+    #[inline]
+    fn hash_bits(&self) -> usize {
+        (self.0[4] >> 24) as usize
+    }
 }
 
-/// The key of a position (Zobrist hash, board, side to move, castling rights, en passant).
+const RANK_1: u64 = 0xff;
+const RANK_8: u64 = 0xff << 56;
+
+/// The key of a position (board, side to move, castling rights, en passant, Zobrist hash).
+#[inline]
 pub(super) fn key(pos: &Position) -> Key {
-    Key {
-        hash: pos.hash(),
-        board: *pos.board(),
-        turn: pos.turn(),
-        castles: pos.castles().mask(),
-        ep: pos.pseudo_ep_square(),
-    }
+    let b = pos.board();
+    let white = b.by_color(Color::White).0;
+    let (p, n, bi, r, q, k) = (
+        b.pawns().0,
+        b.knights().0,
+        b.bishops().0,
+        b.rooks().0,
+        b.queens().0,
+        b.kings().0,
+    );
+    // Castling rooks stand on the first or last rank (a `Position` invariant).
+    let castles = if pos.castles().is_empty() {
+        0
+    } else {
+        pos.castles().mask().0
+    };
+    debug_assert_eq!(castles & !(RANK_1 | RANK_8), 0);
+    let castles = (castles & RANK_1) | ((castles & RANK_8) >> 48);
+    let ep = pos
+        .pseudo_ep_square()
+        .map_or(0, |sq| u64::from(sq.index()) + 1);
+    let turn = u64::from(pos.turn() == Color::Black);
+    let hash = pos.hash() & !0xff_ffff;
+    Key([
+        white,
+        p | bi | q,
+        n | bi | k,
+        r | q | k,
+        hash | turn << 23 | ep << 16 | castles,
+    ])
 }
 
-/// Uses a Zobrist key as its own hash.
-#[derive(Default)]
-pub(super) struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+/// A map from positions to small values, exact (see the module docs).
+pub(super) struct Table<V: Copy + Default> {
+    /// Linear probing from the slot the hash bits name; an empty key ends a probe.
+    slots: Vec<(Key, V)>,
+    len: usize,
 }
 
-type ZobristMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
+/// Slots of a new table (a power of two).
+const INITIAL: usize = 1 << 10;
 
-/// A map from positions to small values.
-pub(super) struct Table<V: Copy> {
-    /// Zobrist key → (index into `keys`, value).
-    main: ZobristMap<(u32, V)>,
-    keys: Vec<Key>,
-    /// Positions whose Zobrist key collided with another position's (practically never).
-    collided: Vec<(Key, V)>,
-}
-
-impl<V: Copy> Table<V> {
+impl<V: Copy + Default> Table<V> {
     pub(super) fn new() -> Table<V> {
         Table {
-            main: ZobristMap::default(),
-            keys: Vec::new(),
-            collided: Vec::new(),
+            slots: vec![(Key::EMPTY, V::default()); INITIAL],
+            len: 0,
         }
     }
 
     pub(super) fn clear(&mut self) {
-        self.main.clear();
-        self.keys.clear();
-        self.collided.clear();
+        if self.len > 0 {
+            self.slots.fill((Key::EMPTY, V::default()));
+            self.len = 0;
+        }
+    }
+
+    /// The slot holding `k`, or else the empty slot where it would go.
+    #[inline]
+    fn find(&self, k: &Key) -> (usize, bool) {
+        let mask = self.slots.len() - 1;
+        let mut i = k.hash_bits() & mask;
+        loop {
+            let s = &self.slots[i].0;
+            if s.same(k) {
+                return (i, true);
+            }
+            if s.is_empty() {
+                return (i, false);
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// The value stored for `k`.
     pub(super) fn get(&self, k: &Key) -> Option<V> {
-        match self.main.get(&k.hash) {
-            Some(&(i, v)) if self.keys[i as usize] == *k => Some(v),
-            Some(_) => self.collided.iter().find(|(c, _)| c == k).map(|&(_, v)| v),
-            None => None,
+        match self.find(k) {
+            (i, true) => Some(self.slots[i].1),
+            _ => None,
         }
     }
 
     /// Stores `v` for `k`; returns the previous value, if any.
+    #[inline]
     pub(super) fn insert(&mut self, k: &Key, v: V) -> Option<V> {
-        match self.main.get_mut(&k.hash) {
-            Some((i, old)) if self.keys[*i as usize] == *k => Some(std::mem::replace(old, v)),
-            Some(_) => match self.collided.iter_mut().find(|(c, _)| c == k) {
-                Some((_, old)) => Some(std::mem::replace(old, v)),
-                None => {
-                    self.collided.push((*k, v));
-                    None
-                }
-            },
-            None => {
-                self.main.insert(k.hash, (self.keys.len() as u32, v));
-                self.keys.push(*k);
-                None
+        let (i, found) = self.find(k);
+        if found {
+            return Some(std::mem::replace(&mut self.slots[i].1, v));
+        }
+        self.slots[i] = (*k, v);
+        self.len += 1;
+        // At most 70 % full, so that probes stay short.
+        if self.len * 10 > self.slots.len() * 7 {
+            self.grow();
+        }
+        None
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![(Key::EMPTY, V::default()); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        for (k, v) in old {
+            if !k.is_empty() {
+                let (i, _) = self.find(&k);
+                self.slots[i] = (k, v);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CastlingMode;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn keys_tell_apart_what_art_9_2_2_tells_apart() {
+        let fens = [
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w K - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R b - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2B b - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2Q b - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2q w - - 0 1",
+            "r3k3/8/8/8/8/8/8/4K2R b q - 0 1",
+            "r3k3/8/8/8/8/8/8/4K2R b - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1",
+        ];
+        let positions: Vec<Position> = fens.iter().map(|f| pos(f)).collect();
+        let mut table: Table<usize> = Table::new();
+        for (i, p) in positions.iter().enumerate() {
+            assert_eq!(table.insert(&key(p), i), None, "{}", fens[i]);
+        }
+        for (i, p) in positions.iter().enumerate() {
+            assert_eq!(table.get(&key(p)), Some(i));
+            assert_eq!(key(p), key(&pos(&p.fen())));
+        }
+    }
+
+    #[test]
+    fn table_keeps_every_position_through_growth_and_clear() {
+        // Every king placement: thousands of positions, several doublings.
+        let mut table: Table<u32> = Table::new();
+        let mut n = 0u32;
+        for wk in 0..64u8 {
+            for bk in 0..64u8 {
+                let (w, b) = (
+                    crate::Square::new_unchecked(wk),
+                    crate::Square::new_unchecked(bk),
+                );
+                if w.distance(b) < 2 {
+                    continue;
+                }
+                let mut board = crate::Board::empty();
+                board.set_piece_at(w, crate::Role::King.of(Color::White));
+                board.set_piece_at(b, crate::Role::King.of(Color::Black));
+                let setup = crate::Setup {
+                    board,
+                    castles: crate::Castles::NONE,
+                    ..crate::Setup::default()
+                };
+                let p = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+                assert_eq!(table.insert(&key(&p), n), None);
+                assert_eq!(table.insert(&key(&p), n), Some(n));
+                n += 1;
+            }
+        }
+        assert_eq!(table.len, n as usize);
+        table.clear();
+        assert_eq!(table.get(&key(&Position::new())), None);
+        assert_eq!(table.len, 0);
     }
 }
