@@ -37,7 +37,7 @@
 //! assert_eq!(can_checkmate(&pos, Color::Black, Mode::Full), Verdict::No);
 //! ```
 
-use crate::{Color, Move, Position, Role, Square};
+use crate::{attacks, Bitboard, Color, Move, Position, Role, Square};
 
 mod helpmate;
 mod reach;
@@ -141,7 +141,8 @@ struct Search {
     budget: u64,
     nodes: u64,
     seen: Table<()>,
-    scored: Vec<(i32, Move)>,
+    scored: Vec<Move>,
+    keys: Vec<u64>,
 }
 
 struct Frame {
@@ -158,79 +159,91 @@ impl Search {
             nodes: 0,
             seen: Table::new(),
             scored: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
-    /// Orders moves toward a mate by `self.side` (best first).
+    /// Orders moves toward a mate by `self.side` (best first; equal scores keep the order of
+    /// generation).
     fn ordered_moves(&mut self, pos: &Position, out: &mut Vec<Move>) {
         let winner = self.side;
         let b = pos.board();
         let loser_king = pos.king(!winner);
-        let mut scored = std::mem::take(&mut self.scored);
-        scored.clear();
+        let mut moves = std::mem::take(&mut self.scored);
+        moves.clear();
         pos.generate(|pm| {
-            pm.for_each(|m| scored.push((0, m)));
+            pm.for_each(|m| moves.push(m));
             false
         });
-        for (s, m) in scored.iter_mut() {
-            let m = *m;
-            *s = {
-                let role = b.role_at(m.from).unwrap_or(Role::Pawn);
-                let captured = pos.captured_role(m);
-                let mut score = 0i32;
-                if pos.turn() == winner {
-                    if let Some(p) = m.promotion {
-                        score += if p == Role::Queen { 60 } else { 5 };
-                    }
-                    if captured.is_some() {
-                        score += 30;
-                    }
-                    if role != Role::King || captured.is_some() {
-                        let before = m.from.distance(loser_king) as i32;
-                        let after = m.to.distance(loser_king) as i32;
-                        score += 4 * (before - after);
-                    } else {
-                        let before = m.from.distance(loser_king) as i32;
-                        let after = m.to.distance(loser_king) as i32;
-                        score += 3 * (before - after);
-                    }
-                    if role == Role::Pawn {
-                        score += 8;
-                    }
-                    // Checks first, mates before everything.
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let winners_turn = pos.turn() == winner;
+        let checks = if winners_turn {
+            CheckSquares::new(pos, winner)
+        } else {
+            CheckSquares::NONE
+        };
+        for (i, &m) in moves.iter().enumerate() {
+            let role = b.role_at(m.from).unwrap_or(Role::Pawn);
+            let captured = pos.captured_role(m);
+            let mut score = 0i32;
+            if winners_turn {
+                if let Some(p) = m.promotion {
+                    score += if p == Role::Queen { 60 } else { 5 };
+                }
+                if captured.is_some() {
+                    score += 30;
+                }
+                let before = m.from.distance(loser_king) as i32;
+                let after = m.to.distance(loser_king) as i32;
+                if role != Role::King || captured.is_some() {
+                    score += 4 * (before - after);
+                } else {
+                    score += 3 * (before - after);
+                }
+                if role == Role::Pawn {
+                    score += 8;
+                }
+                // Checks first, mates before everything.
+                let check = checks.gives_check(pos, m, role);
+                debug_assert_eq!(check, {
                     let mut child = *pos;
                     child.play_unchecked(m);
-                    if child.is_check() {
-                        score += if child.has_legal_move() { 25 } else { 10_000 };
-                    }
-                } else {
-                    // The loser cooperates: keeps the winner's material, walks its king to the
-                    // edge, promotes to pieces that can block its own king.
-                    if let Some(c) = captured {
-                        score -= if c == Role::Pawn { 10 } else { 40 };
-                    }
-                    if role == Role::King {
-                        score += 4 * (edge_distance(m.from) as i32 - edge_distance(m.to) as i32);
-                    } else {
-                        // Pieces gather round their own king, where they can block its flight.
-                        let own_king = pos.king(!winner);
-                        score +=
-                            2 * (m.from.distance(own_king) as i32 - m.to.distance(own_king) as i32);
-                    }
-                    if let Some(p) = m.promotion {
-                        score += if p == Role::Queen { 0 } else { 10 };
-                    }
-                    if role == Role::Pawn {
-                        score += 6;
-                    }
+                    child.is_check()
+                });
+                if check {
+                    let mut child = *pos;
+                    child.play_unchecked(m);
+                    score += if child.has_legal_move() { 25 } else { 10_000 };
                 }
-                score
-            };
+            } else {
+                // The loser cooperates: keeps the winner's material, walks its king to the
+                // edge, promotes to pieces that can block its own king.
+                if let Some(c) = captured {
+                    score -= if c == Role::Pawn { 10 } else { 40 };
+                }
+                if role == Role::King {
+                    score += 4 * (edge_distance(m.from) as i32 - edge_distance(m.to) as i32);
+                } else {
+                    // Pieces gather round their own king, where they can block its flight.
+                    score +=
+                        2 * (m.from.distance(loser_king) as i32 - m.to.distance(loser_king) as i32);
+                }
+                if let Some(p) = m.promotion {
+                    score += if p == Role::Queen { 0 } else { 10 };
+                }
+                if role == Role::Pawn {
+                    score += 6;
+                }
+            }
+            // Best score first, then the order of generation (at most 218 moves).
+            keys.push((((1 << 20) - score) as u64) << 8 | i as u64);
         }
-        scored.sort_by_key(|s| core::cmp::Reverse(s.0));
+        keys.sort_unstable();
         out.clear();
-        out.extend(scored.iter().map(|&(_, m)| m));
-        self.scored = scored;
+        out.extend(keys.iter().map(|&k| moves[(k & 0xff) as usize]));
+        self.scored = moves;
+        self.keys = keys;
     }
 
     fn run(&mut self, root: &Position) -> Verdict {
@@ -296,6 +309,63 @@ impl Search {
         } else {
             Verdict::Unknown
         }
+    }
+}
+
+/// What a move of the winner needs in order to give check (Art. 3.9), computed once per
+/// position so that the move ordering need not play every move.
+struct CheckSquares {
+    /// The losing king.
+    king: Square,
+    /// The winner's men that stand alone between one of its sliders and the losing king:
+    /// moving one off that line discovers a check.
+    discoverers: Bitboard,
+}
+
+impl CheckSquares {
+    /// For the loser's turn: no move is ever tested.
+    const NONE: CheckSquares = CheckSquares {
+        king: Square::A1,
+        discoverers: Bitboard::EMPTY,
+    };
+
+    fn new(pos: &Position, winner: Color) -> CheckSquares {
+        let b = pos.board();
+        let king = pos.king(!winner);
+        let ours = b.by_color(winner);
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & b.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & b.bishops_and_queens()))
+            & ours;
+        let mut discoverers = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = attacks::between(king, s) & b.occupied();
+            if blockers.count() == 1 {
+                discoverers |= blockers & ours;
+            }
+        }
+        CheckSquares { king, discoverers }
+    }
+
+    /// Does the legal move `m` of the side to move (the winner) give check? Castling and en
+    /// passant, which move or remove a second man, are played out.
+    #[inline]
+    fn gives_check(&self, pos: &Position, m: Move, role: Role) -> bool {
+        if (role == Role::King && pos.is_castling(m)) || pos.is_en_passant(m) {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            return child.is_check();
+        }
+        let occ = pos.board().occupied().without(m.from).with(m.to);
+        let direct = match m.promotion.unwrap_or(role) {
+            Role::Pawn => attacks::pawn_attacks(pos.turn(), m.to),
+            Role::Knight => attacks::knight_attacks(m.to),
+            Role::Bishop => attacks::bishop_attacks(m.to, occ),
+            Role::Rook => attacks::rook_attacks(m.to, occ),
+            Role::Queen => attacks::queen_attacks(m.to, occ),
+            Role::King => Bitboard::EMPTY,
+        };
+        direct.contains(self.king)
+            || (self.discoverers.contains(m.from) && !attacks::aligned(self.king, m.from, m.to))
     }
 }
 
