@@ -32,7 +32,7 @@
 //! possible, some flight square can neither be attacked nor blocked.
 
 use crate::attacks;
-use crate::{Bitboard, Color, Position, Rank, Role, Square};
+use crate::{Bitboard, Board, Color, Position, Rank, Role, Square};
 
 /// At most 32 pieces stand on a legal board.
 const MAX: usize = 32;
@@ -56,6 +56,9 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
         return false;
     }
     let b = pos.board();
+    if promotes_early(b) {
+        return false;
+    }
     let mut pieces: [Piece; MAX] = core::array::from_fn(|_| Piece {
         color: Color::White,
         role: Role::Pawn,
@@ -120,10 +123,11 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
             }
             let reach = match p.role {
                 Role::Pawn => {
-                    let mut r = pawn_reach(p.color, p.origin, walls | cap, targets[them]);
+                    let origin = Bitboard::from_square(p.origin);
+                    let mut r = pawn_reach(p.color, origin, walls | cap, targets[them]);
                     if cap.any() && !(r - Bitboard::file(p.origin.file())).is_empty() {
                         // It may leave its file: the lock is not proved.
-                        r = pawn_reach(p.color, p.origin, walls, targets[them]);
+                        r = pawn_reach(p.color, origin, walls, targets[them]);
                     }
                     if r.intersects(promotion[us]) {
                         return false; // A promotion: the new piece could go anywhere.
@@ -161,6 +165,125 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
         }
     }
     verdict(pieces, perm, side)
+}
+
+/// A quick look at the first two rounds of the fixpoint, for the pawns only: `true` when the
+/// fixpoint would find a pawn that can promote (and so prove nothing) in round one or two.
+/// Most positions of a search end here, before any piece is set up.
+///
+/// Each test floods the pawns of one colour set-wise with walls that contain the walls of
+/// that round and every enemy pawn, and capture targets contained in that round's targets.
+/// So what it floods is contained in what the fixpoint's pawns reach in that round (sets only
+/// grow and walls only shrink from round to round): with fewer targets and more walls a pawn
+/// reaches less, and the file lock (`lock`) only adds squares beyond an enemy pawn on the
+/// file, which are out of reach here as long as the pawn stays on its file, while a pawn that
+/// leaves its file is flooded there without the lock.
+fn promotes_early(b: &Board) -> bool {
+    let occ = b.occupied();
+    let promotion = [Bitboard::rank(Rank::EIGHTH), Bitboard::rank(Rank::FIRST)];
+    let enemy_men = |c: Color| b.by_color(!c) - b.kings();
+    // Round one: every occupied square is a wall, the targets are where enemy men stand.
+    for c in [Color::White, Color::Black] {
+        let pawns = b.pawns() & b.by_color(c);
+        if pawn_reach(c, pawns, occ, enemy_men(c)).intersects(promotion[c.index()]) {
+            return true;
+        }
+    }
+    // Round one floods every man with every other man as a wall (set-wise per colour and
+    // role: a slider never needs to cross its own square again, a knight ignores walls), a
+    // king avoiding what the enemy attacks. A man with a first step, or standing where an
+    // enemy man can go, is no wall in round two; where non-king men can go are its targets.
+    let mut attacked = [Bitboard::EMPTY; 2];
+    for (sq, piece) in b.pieces() {
+        attacked[piece.color.index()] |= attacks::attacks(piece.role, piece.color, sq, occ);
+    }
+    let mut mobile = Bitboard::EMPTY;
+    let mut moves = [Bitboard::EMPTY; 2]; // Where each colour's non-king men can go.
+    let mut king_moves = [Bitboard::EMPTY; 2];
+    // Pawns that never leave their file in round one (only they may lock a file in round two),
+    // with what they reach; and what each colour's other men reach (they may capture).
+    let mut on_file = [(Color::White, Square::A1, Bitboard::EMPTY); 16];
+    let mut n_on_file = 0;
+    let mut free = [Bitboard::EMPTY; 2];
+    for c in [Color::White, Color::Black] {
+        let (us, them) = (c.index(), (!c).index());
+        let own = b.by_color(c);
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            let from = b.by_role(role) & own;
+            if from.is_empty() {
+                continue;
+            }
+            let forbidden = if role == Role::King {
+                own | attacked[them]
+            } else {
+                own
+            };
+            let first = Bitboard(attack_set(role, c, from.0, occ.0)) - forbidden;
+            if first.is_empty() {
+                continue;
+            }
+            for sq in from {
+                if (attacks::attacks(role, c, sq, occ) - forbidden).any() {
+                    mobile.add(sq);
+                }
+            }
+            let mut seen = from | first;
+            let mut frontier = first;
+            while frontier.any() {
+                let next = Bitboard(attack_set(role, c, frontier.0, occ.0)) - forbidden - seen;
+                seen |= next;
+                frontier = next;
+            }
+            if role == Role::King {
+                king_moves[us] |= seen - from;
+            } else {
+                moves[us] |= seen - from;
+            }
+        }
+        free[us] = (own - b.pawns()) | moves[us] | king_moves[us];
+        for sq in own & b.pawns() {
+            let to = pawn_reach(c, Bitboard::from_square(sq), occ, enemy_men(c)).without(sq);
+            moves[us] |= to;
+            if to.any() {
+                mobile.add(sq);
+            }
+            if (to - Bitboard::file(sq.file())).is_empty() {
+                on_file[n_on_file] = (c, sq, to.with(sq));
+                n_on_file += 1;
+            } else {
+                free[us] |= to.with(sq);
+            }
+        }
+    }
+    for c in [Color::White, Color::Black] {
+        let (us, them) = (c.index(), (!c).index());
+        let reachable = [moves[0] | king_moves[0], moves[1] | king_moves[1]];
+        // Enemy pawns that may lock a file: they never leave it and none of our men that
+        // may capture reaches a square of theirs.
+        let mut locks = Bitboard::EMPTY;
+        for &(color, sq, reach) in &on_file[..n_on_file] {
+            if color != c && !reach.intersects(free[us]) {
+                locks.add(sq);
+            }
+        }
+        let walls = (occ
+            - mobile
+            - (b.by_color(Color::White) & reachable[1])
+            - (b.by_color(Color::Black) & reachable[0]))
+            | locks;
+        let pawns = b.pawns() & b.by_color(c);
+        let targets = enemy_men(c) | moves[them];
+        if pawn_reach(c, pawns, walls, targets).intersects(promotion[us]) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Two pawns face each other on a file: pawn `i` can never pass the first enemy pawn ahead of
@@ -279,10 +402,12 @@ fn knight_set(b: u64) -> u64 {
     (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8)
 }
 
-/// The squares a pawn can reach: pushes onto squares that are not walls, captures onto
-/// `targets` (where enemy pieces may stand).
-fn pawn_reach(color: Color, from: Square, walls: Bitboard, targets: Bitboard) -> Bitboard {
-    let mut seen = Bitboard::from_square(from);
+/// The squares pawns standing on `from` can reach: pushes onto squares that are not walls,
+/// captures onto `targets` (where enemy pieces may stand). Set-wise: the union of what each
+/// pawn reaches alone, as long as each pawn's own square is not a wall for it (a pawn never
+/// returns to a square it has left).
+fn pawn_reach(color: Color, from: Bitboard, walls: Bitboard, targets: Bitboard) -> Bitboard {
+    let mut seen = from;
     let mut frontier = seen;
     while frontier.any() {
         let pushes = match color {
