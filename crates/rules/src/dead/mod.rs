@@ -141,13 +141,17 @@ struct Search {
     budget: u64,
     nodes: u64,
     seen: Table<()>,
-    scored: Vec<Move>,
+    scored: Vec<(Move, Role)>,
     keys: Vec<u64>,
 }
 
+/// A position on the search's path. Its moves, in the order they are tried and with the
+/// moving piece's role, are `moves[start..end]` of the search's move stack (one buffer for the
+/// whole path, which can be as long as the search: a depth-first walk rarely turns back).
 struct Frame {
     pos: Position,
-    moves: Vec<Move>,
+    start: usize,
+    end: usize,
     next: usize,
 }
 
@@ -163,16 +167,15 @@ impl Search {
         }
     }
 
-    /// Orders moves toward a mate by `self.side` (best first; equal scores keep the order of
-    /// generation).
-    fn ordered_moves(&mut self, pos: &Position, out: &mut Vec<Move>) {
+    /// Appends the moves of `pos` to `out`, ordered toward a mate by `self.side` (best first;
+    /// equal scores keep the order of generation).
+    fn ordered_moves(&mut self, pos: &Position, out: &mut Vec<(Move, Role)>) {
         let winner = self.side;
-        let b = pos.board();
         let loser_king = pos.king(!winner);
         let mut moves = std::mem::take(&mut self.scored);
         moves.clear();
         pos.generate(|pm| {
-            pm.for_each(|m| moves.push(m));
+            pm.for_each(|m| moves.push((m, pm.role)));
             false
         });
         let mut keys = std::mem::take(&mut self.keys);
@@ -183,8 +186,7 @@ impl Search {
         } else {
             CheckSquares::NONE
         };
-        for (i, &m) in moves.iter().enumerate() {
-            let role = b.role_at(m.from).unwrap_or(Role::Pawn);
+        for (i, &(m, role)) in moves.iter().enumerate() {
             let captured = pos.captured_role(m);
             let mut score = 0i32;
             if winners_turn {
@@ -213,7 +215,7 @@ impl Search {
                 });
                 if check {
                     let mut child = *pos;
-                    child.play_unchecked(m);
+                    child.play_with_role(m, role);
                     score += if child.has_legal_move() { 25 } else { 10_000 };
                 }
             } else {
@@ -240,7 +242,6 @@ impl Search {
             keys.push((((1 << 20) - score) as u64) << 8 | i as u64);
         }
         keys.sort_unstable();
-        out.clear();
         out.extend(keys.iter().map(|&k| moves[(k & 0xff) as usize]));
         self.scored = moves;
         self.keys = keys;
@@ -249,34 +250,33 @@ impl Search {
     fn run(&mut self, root: &Position) -> Verdict {
         let mut stack: Vec<Frame> = Vec::new();
         self.seen.insert(&key(root), ());
-        let mut moves = Vec::new();
+        let mut moves: Vec<(Move, Role)> = Vec::new();
         self.ordered_moves(root, &mut moves);
         stack.push(Frame {
             pos: *root,
-            moves,
+            start: 0,
+            end: moves.len(),
             next: 0,
         });
-        let mut pool: Vec<Vec<Move>> = Vec::new();
         let mut exhausted = true;
         while !stack.is_empty() {
             let shallow = stack.len() <= 2;
             let Some(top) = stack.last_mut() else { break };
-            if top.next >= top.moves.len() {
-                if let Some(frame) = stack.pop() {
-                    pool.push(frame.moves);
-                }
+            if top.next >= top.end {
+                moves.truncate(top.start);
+                stack.pop();
                 continue;
             }
-            let m = top.moves[top.next];
+            let (m, role) = moves[top.next];
             top.next += 1;
             let mut child = top.pos;
-            child.play_unchecked(m);
+            child.play_with_role(m, role);
             if self.seen.insert(&key(&child), ()).is_some() {
                 continue;
             }
             self.nodes += 1;
             if child.turn() != self.side && child.is_checkmate() {
-                let line: Vec<Move> = stack.iter().map(|f| f.moves[f.next - 1]).collect();
+                let line: Vec<Move> = stack.iter().map(|f| moves[f.next - 1].0).collect();
                 return Verdict::Yes(shorten(root, line));
             }
             if self.nodes >= self.budget {
@@ -285,23 +285,22 @@ impl Search {
             }
             // The reachability test only after a change of structure (a capture or a pawn
             // move): a piece move rarely turns a position hopeless, and the test is not free.
-            let structural =
-                shallow || top.pos.is_capture(m) || top.pos.board().pawns().contains(m.from);
+            let structural = shallow || role == Role::Pawn || top.pos.is_capture(m);
             if child.has_insufficient_material(self.side)
                 || (structural && reach::reach_no(&child, self.side))
             {
                 continue;
             }
-            let mut moves = pool.pop().unwrap_or_default();
+            let start = moves.len();
             self.ordered_moves(&child, &mut moves);
-            if moves.is_empty() {
-                pool.push(moves);
+            if moves.len() == start {
                 continue; // Stalemate or mate of the winner: no way on from here.
             }
             stack.push(Frame {
                 pos: child,
-                moves,
-                next: 0,
+                start,
+                end: moves.len(),
+                next: start,
             });
         }
         if exhausted {

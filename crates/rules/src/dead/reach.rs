@@ -24,15 +24,17 @@
 //! and every permanent square keeps its occupant, because each legal move is also a move of the
 //! relaxed system (real blockers include the permanent ones, a real capture target stands on a
 //! square the enemy can reach, a real safe king square is not attacked by a permanent piece).
-//! En passant and castling are outside the relaxation, so positions with castling rights or a
-//! legal en passant capture are not analysed here.
+//! Castling (Art. 3.8.2) is in the relaxation as a jump: a king or rook with a castling right
+//! starts its walk from the square castling would put it on as well as from its own (more than
+//! it can really do, so still sound; and it is never permanent). En passant is outside the
+//! relaxation, so a position with a legal en passant capture is not analysed here.
 //!
 //! With the fixpoint, a side can never check when none of its pieces can ever attack a square
 //! the enemy king can reach; and it can never mate when, at every square where a check is
 //! possible, some flight square can neither be attacked nor blocked.
 
 use crate::attacks;
-use crate::{Bitboard, Board, Color, Position, Rank, Role, Square};
+use crate::{Bitboard, Board, CastlingSide, Color, Position, Rank, Role, Square};
 
 /// At most 32 pieces stand on a legal board.
 const MAX: usize = 32;
@@ -41,6 +43,9 @@ struct Piece {
     color: Color,
     role: Role,
     origin: Square,
+    /// Where its flood starts: its square, and for a king or rook that may still castle the
+    /// square castling puts it on.
+    seeds: Bitboard,
     reach: Bitboard,
     /// What `reach` was computed from (walls, and targets or guarded squares, and the file
     /// lock): the same inputs give the same reach, so it is not computed again.
@@ -52,7 +57,7 @@ const NOT_COMPUTED: [u64; 3] = [!0; 3];
 
 /// `true` if it is proved that `side` can never checkmate (see the module docs).
 pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
-    if !pos.castles().is_empty() || pos.legal_ep_square().is_some() {
+    if pos.legal_ep_square().is_some() {
         return false;
     }
     let b = pos.board();
@@ -63,6 +68,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
         color: Color::White,
         role: Role::Pawn,
         origin: Square::new_unchecked(0),
+        seeds: Bitboard::EMPTY,
         reach: Bitboard::EMPTY,
         inputs: NOT_COMPUTED,
     });
@@ -80,6 +86,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
                 color: piece.color,
                 role: piece.role,
                 origin: sq,
+                seeds: castling_seeds(pos, sq, piece.color, piece.role),
                 reach: Bitboard::from_square(sq),
                 inputs: NOT_COMPUTED,
             };
@@ -286,6 +293,23 @@ fn promotes_early(b: &Board) -> bool {
     false
 }
 
+/// The square of a piece, with the square castling (Art. 3.8.2) may put it on if it is a king
+/// or rook with a castling right.
+fn castling_seeds(pos: &Position, sq: Square, color: Color, role: Role) -> Bitboard {
+    let mut seeds = Bitboard::from_square(sq);
+    let castles = pos.castles();
+    for side in CastlingSide::ALL {
+        if let Some(rook) = castles.rook(color, side) {
+            match role {
+                Role::King => seeds.add(side.king_to(color)),
+                Role::Rook if rook == sq => seeds.add(side.rook_to(color)),
+                _ => {}
+            }
+        }
+    }
+    seeds
+}
+
 /// Two pawns face each other on a file: pawn `i` can never pass the first enemy pawn ahead of
 /// it when that enemy pawn never leaves the file and is never captured (pawn `i` itself must
 /// never leave the file either, which the caller checks). Returns the squares of the file from
@@ -329,7 +353,7 @@ fn lock(pieces: &[Piece], i: usize) -> Bitboard {
 /// The squares a knight, bishop, rook, queen or king can reach from its square, blocked by
 /// `walls`, never landing on `forbidden` (set-wise: every square of the frontier at once).
 fn flood(p: &Piece, walls: Bitboard, forbidden: Bitboard) -> Bitboard {
-    let mut seen = 1u64 << p.origin.index();
+    let mut seen = p.seeds.0;
     let mut frontier = seen;
     while frontier != 0 {
         let next = attack_set(p.role, p.color, frontier, walls.0) & !forbidden.0 & !seen;
@@ -475,4 +499,51 @@ fn verdict(pieces: &[Piece], perm: Bitboard, side: Color) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CastlingMode;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn art_3_8_2_castling_rights_do_not_stop_the_analysis() {
+        // Black may still castle; White, with a bare king, can never check.
+        let p = pos("r3k3/8/8/8/8/8/8/4K3 w q - 0 1");
+        assert!(reach_no(&p, Color::White));
+        assert!(!reach_no(&p, Color::Black));
+        assert_eq!(
+            castling_seeds(&p, Square::E8, Color::Black, Role::King),
+            Bitboard::from_square(Square::E8).with(Square::C8)
+        );
+        let p = pos("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/R3K3 w Q - 0 1");
+        // The castled squares are in the king's and rook's reach.
+        assert_eq!(
+            castling_seeds(&p, Square::E1, Color::White, Role::King),
+            Bitboard::from_square(Square::E1).with(Square::C1)
+        );
+        assert_eq!(
+            castling_seeds(&p, Square::A1, Color::White, Role::Rook),
+            Bitboard::from_square(Square::A1).with(Square::D1)
+        );
+    }
+
+    #[test]
+    fn art_5_2_2_promotion_found_early_means_no_proof() {
+        // A free pawn: nothing is proved, by the early look at rounds one and two.
+        let p = pos("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+        assert!(promotes_early(p.board()));
+        assert!(!reach_no(&p, Color::White));
+        // A pawn blocked by a knight that can move away: round two frees it.
+        let p = pos("4k3/8/8/8/8/n7/P7/4K3 w - - 0 1");
+        assert!(promotes_early(p.board()));
+        // Locked pawns and kings that can never reach them: no promotion in any round.
+        let p = pos("8/2k5/8/1p1p2p1/1P1P2P1/8/2K5/8 w - - 0 1");
+        assert!(!promotes_early(p.board()));
+        assert!(reach_no(&p, Color::White));
+    }
 }

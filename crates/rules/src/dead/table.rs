@@ -1,43 +1,43 @@
 //! The table of positions seen by the searches: exact (a position is compared in full, so a
 //! hash collision can never make the search skip a position it has not seen), and compact (an
 //! open-addressing table whose slots hold the whole position in 40 bytes, so that a look-up
-//! usually touches one cache line).
+//! usually touches one cache line). Clearing is free: each use of the slots has its own
+//! generation number, and a slot of another generation counts as empty.
 
 use crate::{Color, Position};
 
 /// A position as the table compares it: the board as four bit planes (white men; and the
 /// three bits of the role code, pawn 1 … king 6, so a square is empty when all three are
-/// clear), and one word with the castling rights, the en passant square, the side to move and
-/// the top 40 bits of the Zobrist hash.
+/// clear), and one word with the castling rights (bits 0..16), the en passant square (16..23),
+/// the side to move (23), the table's generation (24..32, zero in a key made by [`key`]) and
+/// the top 32 bits of the Zobrist hash.
 ///
-/// Two keys are equal exactly when the positions have the same placement, side to move,
-/// castling rights and en passant square: the planes and the low 24 bits of the last word
-/// encode those one-to-one, and the hash bits are a function of them.
+/// Two keys of one generation are equal exactly when the positions have the same placement,
+/// side to move, castling rights and en passant square: the planes and the low 24 bits of the
+/// last word encode those one-to-one, and the hash bits are a function of them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Key([u64; 5]);
 
 impl Key {
-    /// No position: every legal position has kings, which set plane 2.
+    /// No position, of generation 0 (which no table uses).
     const EMPTY: Key = Key([0; 5]);
 
+    /// The generation bits.
     #[inline]
-    fn is_empty(&self) -> bool {
-        self.0[2] == 0
+    fn generation(&self) -> u64 {
+        self.0[4] & GENERATION
     }
 
-    /// `==` without a call to `memcmp`: the hash word first, which nearly always decides.
-    #[inline]
-    fn same(&self, other: &Key) -> bool {
-        let (a, b) = (&self.0, &other.0);
-        a[4] == b[4] && ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0
-    }
-
-    /// The hash bits stored in the key (bits 24..64 of the Zobrist hash).
+    /// The hash bits stored in the key (bits 32..64 of the Zobrist hash).
     #[inline]
     fn hash_bits(&self) -> usize {
-        (self.0[4] >> 24) as usize
+        (self.0[4] >> 32) as usize
     }
 }
+
+/// Where the generation sits in the last word of a key.
+const GENERATION: u64 = 0xff << 24;
+const FIRST_GENERATION: u64 = 1 << 24;
 
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
@@ -67,7 +67,7 @@ pub(super) fn key(pos: &Position) -> Key {
         .pseudo_ep_square()
         .map_or(0, |sq| u64::from(sq.index()) + 1);
     let turn = u64::from(pos.turn() == Color::Black);
-    let hash = pos.hash() & !0xff_ffff;
+    let hash = pos.hash() & !0xffff_ffff;
     Key([
         white,
         p | bi | q,
@@ -79,9 +79,12 @@ pub(super) fn key(pos: &Position) -> Key {
 
 /// A map from positions to small values, exact (see the module docs).
 pub(super) struct Table<V: Copy + Default> {
-    /// Linear probing from the slot the hash bits name; an empty key ends a probe.
+    /// Linear probing from the slot the hash bits name; a slot of another generation ends a
+    /// probe.
     slots: Vec<(Key, V)>,
     len: usize,
+    /// The generation of the current use, in the bits of [`GENERATION`]; never 0.
+    generation: u64,
 }
 
 /// Slots of a new table (a power of two).
@@ -92,27 +95,37 @@ impl<V: Copy + Default> Table<V> {
         Table {
             slots: vec![(Key::EMPTY, V::default()); INITIAL],
             len: 0,
+            generation: FIRST_GENERATION,
         }
     }
 
+    /// Forgets every entry: the next generation begins (after 255, every slot is reset).
     pub(super) fn clear(&mut self) {
         if self.len > 0 {
-            self.slots.fill((Key::EMPTY, V::default()));
             self.len = 0;
+            self.generation = (self.generation + FIRST_GENERATION) & GENERATION;
+            if self.generation == 0 {
+                self.slots.fill((Key::EMPTY, V::default()));
+                self.generation = FIRST_GENERATION;
+            }
         }
     }
 
-    /// The slot holding `k`, or else the empty slot where it would go.
+    /// The slot holding `k` (as stamped with the current generation), or else the slot of
+    /// another generation where it would go.
     #[inline]
     fn find(&self, k: &Key) -> (usize, bool) {
         let mask = self.slots.len() - 1;
+        let want = k.0[4] | self.generation;
         let mut i = k.hash_bits() & mask;
         loop {
-            let s = &self.slots[i].0;
-            if s.same(k) {
-                return (i, true);
-            }
-            if s.is_empty() {
+            let s = &self.slots[i].0 .0;
+            if s[4] == want {
+                let k = &k.0;
+                if ((s[0] ^ k[0]) | (s[1] ^ k[1]) | (s[2] ^ k[2]) | (s[3] ^ k[3])) == 0 {
+                    return (i, true);
+                }
+            } else if s[4] & GENERATION != self.generation {
                 return (i, false);
             }
             i = (i + 1) & mask;
@@ -134,7 +147,9 @@ impl<V: Copy + Default> Table<V> {
         if found {
             return Some(std::mem::replace(&mut self.slots[i].1, v));
         }
-        self.slots[i] = (*k, v);
+        let mut k = *k;
+        k.0[4] |= self.generation;
+        self.slots[i] = (k, v);
         self.len += 1;
         // At most 70 % full, so that probes stay short.
         if self.len * 10 > self.slots.len() * 7 {
@@ -147,7 +162,7 @@ impl<V: Copy + Default> Table<V> {
         let bigger = vec![(Key::EMPTY, V::default()); self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, bigger);
         for (k, v) in old {
-            if !k.is_empty() {
+            if k.generation() == self.generation {
                 let (i, _) = self.find(&k);
                 self.slots[i] = (k, v);
             }
@@ -220,8 +235,28 @@ mod tests {
             }
         }
         assert_eq!(table.len, n as usize);
+        let some = key(&Position::new());
+        table.insert(&some, 7);
         table.clear();
-        assert_eq!(table.get(&key(&Position::new())), None);
+        assert_eq!(table.get(&some), None);
         assert_eq!(table.len, 0);
+    }
+
+    #[test]
+    fn table_forgets_everything_at_each_clear_through_all_generations() {
+        let a = key(&Position::new());
+        let b = key(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+        let mut table: Table<u32> = Table::new();
+        for round in 0..600u32 {
+            assert_eq!(table.get(&a), None, "round {round}");
+            assert_eq!(table.get(&b), None, "round {round}");
+            assert_eq!(table.insert(&a, round), None);
+            if round % 3 == 0 {
+                assert_eq!(table.insert(&b, round), None);
+                assert_eq!(table.get(&b), Some(round));
+            }
+            assert_eq!(table.insert(&a, round + 1), Some(round));
+            table.clear();
+        }
     }
 }
