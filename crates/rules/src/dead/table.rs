@@ -151,8 +151,9 @@ impl<V: Copy + Default> Table<V> {
         k.0[4] |= self.generation;
         self.slots[i] = (k, v);
         self.len += 1;
-        // At most 70 % full, so that probes stay short.
-        if self.len * 10 > self.slots.len() * 7 {
+        // At most 80 % full: probes stay short enough, and a fuller table touches fewer pages
+        // and cache lines (measured: better than 50 % or 70 %, as good as 87.5 %).
+        if self.len * 5 > self.slots.len() * 4 {
             self.grow();
         }
         None
