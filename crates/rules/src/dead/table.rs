@@ -82,6 +82,8 @@ pub(super) struct Table<V: Copy + Default> {
     /// Linear probing from the slot the hash bits name; a slot of another generation ends a
     /// probe.
     slots: Vec<(Key, V)>,
+    /// The previous, smaller slots: kept to grow into next time the table is reused.
+    spare: Vec<(Key, V)>,
     len: usize,
     /// The generation of the current use, in the bits of [`GENERATION`]; never 0.
     generation: u64,
@@ -94,9 +96,22 @@ impl<V: Copy + Default> Table<V> {
     pub(super) fn new() -> Table<V> {
         Table {
             slots: vec![(Key::EMPTY, V::default()); INITIAL],
+            spare: Vec::new(),
             len: 0,
             generation: FIRST_GENERATION,
         }
+    }
+
+    /// Empties the table and makes it small again (for locality), keeping its memory.
+    pub(super) fn reset(&mut self) {
+        self.slots.clear();
+        self.slots.resize(INITIAL, (Key::EMPTY, V::default()));
+        self.len = 0;
+    }
+
+    /// Bytes held.
+    pub(super) fn bytes(&self) -> usize {
+        (self.slots.capacity() + self.spare.capacity()) * std::mem::size_of::<(Key, V)>()
     }
 
     /// Forgets every entry: the next generation begins (after 255, every slot is reset).
@@ -160,14 +175,17 @@ impl<V: Copy + Default> Table<V> {
     }
 
     fn grow(&mut self) {
-        let bigger = vec![(Key::EMPTY, V::default()); self.slots.len() * 2];
+        let mut bigger = std::mem::take(&mut self.spare);
+        bigger.clear();
+        bigger.resize(self.slots.len() * 2, (Key::EMPTY, V::default()));
         let old = std::mem::replace(&mut self.slots, bigger);
-        for (k, v) in old {
+        for &(k, v) in &old {
             if k.generation() == self.generation {
                 let (i, _) = self.find(&k);
                 self.slots[i] = (k, v);
             }
         }
+        self.spare = old;
     }
 }
 
