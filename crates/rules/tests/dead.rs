@@ -388,6 +388,98 @@ impl Gen {
     }
 }
 
+/// Positions composed for these tests (not from any collection) where the answer turns on
+/// tempo: a king boxed into two or three squares behind locked pawns, the other side with a
+/// king and a bishop or two. Some are dead only because the boxed king would be stalemated
+/// (or would stalemate the other side by taking a pawn) before a mate; in others a mate exists.
+const TEMPO_SEEDS: [&str; 8] = [
+    "8/1p6/1Pp5/k1P5/p1P5/P7/5K2/2B5 w - - 0 1",
+    "8/1p2B3/1Pp5/k1P5/p1P5/P2B4/5K2/8 b - - 0 1",
+    "8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - - 0 1",
+    "8/8/7p/5p1P/5p1K/5Pp1/5bP1/5k2 b - - 0 1",
+    "8/1p6/1Pp5/2P5/k1P5/p7/P2B1K2/8 w - - 0 1",
+    "7k/5p1P/5P2/8/8/8/1B6/K7 w - - 0 1",
+    "8/8/8/8/p1p5/P1P5/1k1K4/B7 b - - 0 1",
+    "8/2b5/8/7p/p4p1P/Pp3P1K/1P6/k7 w - - 0 1",
+];
+
+/// The colour-reversed position (ranks mirrored, colours and side to move swapped).
+fn flipped(p: &Position) -> Position {
+    let fen = p.fen();
+    let board: Vec<String> = fen
+        .split(' ')
+        .next()
+        .unwrap()
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let turn = if p.turn() == Color::White { "b" } else { "w" };
+    pos(&format!("{} {turn} - - 0 1", board.join("/")))
+}
+
+/// Every `No` of quick mode (material, reachability, the kings' duel) on positions a few
+/// random moves away from the tempo seeds (and their colour-reversed twins), checked against
+/// the independent breadth-first search.
+fn cross_check_tempo(n: usize, cap: usize, seed: u64) {
+    let mut gen = Gen(seed, 1);
+    let (mut no, mut not_no, mut too_large, mut tried) = (0, 0, 0, 0);
+    while no < n {
+        tried += 1;
+        assert!(tried < 100 * n, "too few quick-mode Nos: {no} in {tried}");
+        let mut p = pos(TEMPO_SEEDS[gen.below(TEMPO_SEEDS.len() as u64) as usize]);
+        if gen.below(2) == 0 {
+            p = flipped(&p);
+        }
+        for _ in 0..gen.below(12) {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p = p
+                .play(moves[gen.below(moves.len() as u64) as usize])
+                .unwrap();
+        }
+        for side in Color::ALL {
+            if can_checkmate(&p, side, Mode::Quick) != Verdict::No {
+                not_no += 1;
+                continue;
+            }
+            match exhaustive(&p, side, cap) {
+                Some(truth) => {
+                    assert!(!truth, "quick No, but a mate exists: {} {side}", p.fen());
+                    no += 1;
+                }
+                None => too_large += 1,
+            }
+        }
+    }
+    eprintln!(
+        "quick-mode Nos confirmed: {no} ({too_large} too large to confirm, {not_no} not No; {tried} positions)"
+    );
+}
+
+#[test]
+fn art_5_2_2_quick_nos_near_tempo_positions_are_confirmed_by_an_independent_search() {
+    cross_check_tempo(30, 100_000, 0x5eed_0003);
+}
+
+#[test]
+#[ignore = "slow: hundreds of positions, larger reachable sets"]
+fn art_5_2_2_quick_nos_near_tempo_positions_are_confirmed_by_an_independent_search_many() {
+    cross_check_tempo(600, 400_000, 0x5eed_0004);
+}
+
 /// An independent check: breadth-first over every position reachable from `p` (both sides
 /// cooperating), keyed by FEN, up to `cap` positions. `Some(true)` if `side` can mate,
 /// `Some(false)` if the reachable set was exhausted without such a mate, `None` if too large.

@@ -15,6 +15,10 @@
 //!    locked on their file, and squares kings can never enter. If no man of the winning side
 //!    can ever attack a square the losing king can reach, or if at every such square some
 //!    flight square can neither be attacked nor blocked, the side can never mate.
+//!    **The kings' duel** (`duel`) follows, when men are locked, only the two kings exactly
+//!    (every other man summarised by the fixpoint): it proves the tempo cases, where the boxed
+//!    king would be stalemated (Art. 5.2.1), or would stalemate the other side by taking a
+//!    locked pawn, before any mate.
 //! 3. **Helpmate finder** (`helpmate`): an iterative-deepening search in which moves that make
 //!    progress toward a corner mate cost no depth. Finds most mates in a few thousand nodes;
 //!    an iteration that never hit its limits proves `No`.
@@ -39,6 +43,7 @@
 
 use crate::{attacks, Bitboard, Color, Move, Position, Role, Square};
 
+mod duel;
 mod helpmate;
 mod reach;
 mod table;
@@ -135,7 +140,7 @@ fn is_mated(pos: &Position, loser: Color) -> bool {
 
 /// Layers 1 and 2: a proof that `side` can never checkmate, or `false` if none was found.
 fn static_no(pos: &Position, side: Color) -> bool {
-    pos.has_insufficient_material(side) || reach::reach_no(pos, side)
+    pos.has_insufficient_material(side) || reach::reach_no(pos, side) || duel::duel_no(pos, side)
 }
 
 struct Search {

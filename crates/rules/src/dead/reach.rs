@@ -39,14 +39,16 @@ use crate::{Bitboard, Board, CastlingSide, Color, Position, Rank, Role, Square};
 /// At most 32 pieces stand on a legal board.
 const MAX: usize = 32;
 
-struct Piece {
-    color: Color,
-    role: Role,
-    origin: Square,
+/// A piece of the fixpoint: where it stands now and where it can ever go.
+pub(super) struct Piece {
+    pub(super) color: Color,
+    pub(super) role: Role,
+    pub(super) origin: Square,
     /// Where its flood starts: its square, and for a king or rook that may still castle the
     /// square castling puts it on.
     seeds: Bitboard,
-    reach: Bitboard,
+    /// The squares it can ever occupy.
+    pub(super) reach: Bitboard,
     /// What `reach` was computed from (walls, and targets or guarded squares, and the file
     /// lock): the same inputs give the same reach, so it is not computed again.
     inputs: [u64; 3],
@@ -57,12 +59,55 @@ const NOT_COMPUTED: [u64; 3] = [!0; 3];
 
 /// `true` if it is proved that `side` can never checkmate (see the module docs).
 pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
+    fixpoint(pos, [Bitboard::EMPTY; 2], |pieces, perm, _| {
+        verdict(pieces, perm, side)
+    })
+    .unwrap_or(false)
+}
+
+/// The facts of the fixpoint, for another layer (`duel`).
+pub(super) struct Facts<'a> {
+    /// Every piece with its reach.
+    pub(super) pieces: &'a [Piece],
+    /// The squares whose occupant never leaves.
+    pub(super) perm: Bitboard,
+    /// By colour: the squares attacked for ever by that colour's permanent pieces.
+    pub(super) guarded: [Bitboard; 2],
+}
+
+/// Runs the fixpoint and hands its facts to `f`; `None` if nothing can be concluded (en
+/// passant, a pawn that may promote, too many pieces).
+///
+/// `shield[c]`: squares the pieces of colour `c` may never land on. With shields the facts
+/// hold only for the positions reached before a piece first lands on a shielded square (the
+/// caller deals with that moment); with none they hold for every reachable position.
+pub(super) fn with_facts<R>(
+    pos: &Position,
+    shield: [Bitboard; 2],
+    f: impl FnOnce(&Facts<'_>) -> R,
+) -> Option<R> {
+    fixpoint(pos, shield, |pieces, perm, guarded| {
+        f(&Facts {
+            pieces,
+            perm,
+            guarded,
+        })
+    })
+}
+
+fn fixpoint<R>(
+    pos: &Position,
+    shield: [Bitboard; 2],
+    f: impl FnOnce(&[Piece], Bitboard, [Bitboard; 2]) -> R,
+) -> Option<R> {
     if pos.legal_ep_square().is_some() {
-        return false;
+        return None;
     }
     let b = pos.board();
-    if promotes_early(b) {
-        return false;
+    // The shortcut knows nothing of shields.
+    let shielded = shield[0].any() || shield[1].any();
+    if !shielded && promotes_early(b) {
+        return None;
     }
     let mut pieces: [Piece; MAX] = core::array::from_fn(|_| Piece {
         color: Color::White,
@@ -80,7 +125,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
                 continue;
             }
             if n == MAX {
-                return false;
+                return None;
             }
             pieces[n] = Piece {
                 color: piece.color,
@@ -96,6 +141,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
     let pieces = &mut pieces[..n];
     let mut perm = b.occupied();
     let promotion = [Bitboard::rank(Rank::EIGHTH), Bitboard::rank(Rank::FIRST)];
+    let mut guarded: [Bitboard; 2];
     loop {
         // What each colour's pieces (not kings) can ever stand on: a pawn may capture there.
         let mut targets = [Bitboard::EMPTY; 2];
@@ -107,7 +153,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
             }
         }
         // Squares attacked for ever by pieces that never leave their square.
-        let mut guarded = [Bitboard::EMPTY; 2];
+        guarded = [Bitboard::EMPTY; 2];
         for p in pieces.iter().filter(|p| perm.contains(p.origin)) {
             guarded[p.color.index()] |= attacks::attacks(p.role, p.color, p.origin, ever);
         }
@@ -131,18 +177,19 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
             let reach = match p.role {
                 Role::Pawn => {
                     let origin = Bitboard::from_square(p.origin);
-                    let mut r = pawn_reach(p.color, origin, walls | cap, targets[them]);
+                    let prey = targets[them] - shield[us];
+                    let mut r = pawn_reach(p.color, origin, walls | cap, prey);
                     if cap.any() && !(r - Bitboard::file(p.origin.file())).is_empty() {
                         // It may leave its file: the lock is not proved.
-                        r = pawn_reach(p.color, origin, walls, targets[them]);
+                        r = pawn_reach(p.color, origin, walls, prey);
                     }
                     if r.intersects(promotion[us]) {
-                        return false; // A promotion: the new piece could go anywhere.
+                        return None; // A promotion: the new piece could go anywhere.
                     }
                     r
                 }
-                Role::King => flood(p, walls, own_perm | guarded[them]),
-                _ => flood(p, walls, own_perm),
+                Role::King => flood(p, walls, own_perm | guarded[them] | shield[us]),
+                _ => flood(p, walls, own_perm | shield[us]),
             };
             pieces[i].inputs = inputs;
             if reach != pieces[i].reach {
@@ -171,7 +218,7 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
             break;
         }
     }
-    verdict(pieces, perm, side)
+    Some(f(pieces, perm, guarded))
 }
 
 /// A quick look at the first two rounds of the fixpoint, for the pawns only: `true` when the
@@ -186,6 +233,9 @@ pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
 /// file, which are out of reach here as long as the pawn stays on its file, while a pawn that
 /// leaves its file is flooded there without the lock.
 fn promotes_early(b: &Board) -> bool {
+    if b.pawns().count() > 16 {
+        return false; // More pawns than a game can have: no shortcut (the fixpoint decides).
+    }
     let occ = b.occupied();
     let promotion = [Bitboard::rank(Rank::EIGHTH), Bitboard::rank(Rank::FIRST)];
     let enemy_men = |c: Color| b.by_color(!c) - b.kings();
@@ -361,6 +411,12 @@ fn flood(p: &Piece, walls: Bitboard, forbidden: Bitboard) -> Bitboard {
         frontier = next;
     }
     Bitboard(seen)
+}
+
+/// Every square a piece of `role` attacks from any square of `from`, rays stopped by `walls`
+/// (the squares themselves included).
+pub(super) fn attacks_from(role: Role, color: Color, from: Bitboard, walls: Bitboard) -> Bitboard {
+    Bitboard(attack_set(role, color, from.0, walls.0))
 }
 
 /// Every square a piece of `role` attacks from any square of `from`, rays stopped by `walls`.
