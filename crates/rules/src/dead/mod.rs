@@ -45,6 +45,7 @@ use crate::{attacks, Bitboard, Color, Move, Position, Role, Square};
 
 mod duel;
 mod helpmate;
+mod line;
 mod reach;
 mod table;
 
@@ -107,9 +108,7 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     let mut finder = helpmate::Finder::new(side, budget / 20);
     let found = finder.run(pos);
     match found {
-        // The finder's lines are short already; only a long one is worth the shortcut pass.
-        helpmate::Found::Mate(line) if line.len() <= 16 => return Verdict::Yes(line),
-        helpmate::Found::Mate(line) => return Verdict::Yes(shorten(pos, line)),
+        helpmate::Found::Mate(line) => return Verdict::Yes(line::shorten(pos, &line)),
         helpmate::Found::None => return Verdict::No,
         helpmate::Found::Unknown => {}
     }
@@ -350,7 +349,7 @@ impl Search {
             self.nodes += 1;
             if child.turn() != self.side && child.is_checkmate() {
                 let line: Vec<Move> = stack.iter().map(|f| moves[f.next - 1].0).collect();
-                return Verdict::Yes(shorten(root, line));
+                return Verdict::Yes(line::shorten(root, &line));
             }
             if self.nodes >= self.budget {
                 exhausted = false;
@@ -439,42 +438,6 @@ impl CheckSquares {
         direct.contains(self.king)
             || (self.discoverers.contains(m.from) && !attacks::aligned(self.king, m.from, m.to))
     }
-}
-
-/// Shortens a mating line by jumping ahead whenever a position later in the line can be
-/// reached in one move from an earlier one (the depth-first search wanders).
-fn shorten(root: &Position, line: Vec<Move>) -> Vec<Move> {
-    let mut positions = Vec::with_capacity(line.len() + 1);
-    let mut cur = *root;
-    positions.push(cur);
-    for &m in &line {
-        cur.play_unchecked(m);
-        positions.push(cur);
-    }
-    let mut index: Table<usize> = Table::new();
-    for (i, p) in positions.iter().enumerate() {
-        index.insert(&key(p), i);
-    }
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 1 < positions.len() {
-        let mut best = (i + 1, line[i]);
-        positions[i].generate(|pm| {
-            pm.for_each(|m| {
-                let mut next = positions[i];
-                next.play_unchecked(m);
-                if let Some(j) = index.get(&key(&next)) {
-                    if j > best.0 {
-                        best = (j, m);
-                    }
-                }
-            });
-            false
-        });
-        out.push(best.1);
-        i = best.0;
-    }
-    out
 }
 
 fn edge_distance(sq: Square) -> u8 {

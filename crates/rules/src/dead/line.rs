@@ -1,0 +1,136 @@
+//! Shortening a mating line: the searches wander, so a line often passes through a position
+//! that an earlier position of the same line reaches in one move. Jumping ahead there keeps the
+//! line legal and ending in the same mate.
+
+use crate::{Bitboard, Color, Move, Position, Role};
+
+/// The squares whose contents differ between two boards.
+fn changed(a: &Position, b: &Position) -> Bitboard {
+    let (x, y) = (a.board(), b.board());
+    let mut diff = x.by_color(Color::White) ^ y.by_color(Color::White);
+    diff |= x.by_color(Color::Black) ^ y.by_color(Color::Black);
+    for role in Role::ALL {
+        diff |= x.by_role(role) ^ y.by_role(role);
+    }
+    diff
+}
+
+/// The same position for the rest of the line: board, side to move, castling rights and en
+/// passant square.
+fn same(a: &Position, b: &Position) -> bool {
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castles().mask() == b.castles().mask()
+        && a.pseudo_ep_square() == b.pseudo_ep_square()
+}
+
+/// From each position of the line, jumps to the latest later position reachable in one legal
+/// move. A move changes two squares (four when castling, three en passant), so only the later
+/// positions that differ from this one on at most four squares, with the other side to move,
+/// are tried, and only with the moves that touch those squares.
+pub(super) fn shorten(root: &Position, line: &[Move]) -> Vec<Move> {
+    let mut positions = Vec::with_capacity(line.len() + 1);
+    let mut cur = *root;
+    positions.push(cur);
+    for &m in line {
+        cur.play_unchecked(m);
+        positions.push(cur);
+    }
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        let mut best = (i + 1, line[i]);
+        let from = &positions[i];
+        // Later positions with the other side to move: i + 3, i + 5, ... (latest first).
+        let mut j = positions.len() - 1;
+        if (j - i) % 2 == 0 {
+            j -= 1;
+        }
+        while j >= i + 3 {
+            let to = &positions[j];
+            let diff = changed(from, to);
+            if diff.count() <= 4 {
+                let mut hit = None;
+                from.generate(|pm| {
+                    pm.for_each(|m| {
+                        if hit.is_none() && (diff.contains(m.from) || diff.contains(m.to)) {
+                            let mut next = *from;
+                            next.play_unchecked(m);
+                            if same(&next, to) {
+                                hit = Some(m);
+                            }
+                        }
+                    });
+                    hit.is_some()
+                });
+                if let Some(m) = hit {
+                    best = (j, m);
+                    break;
+                }
+            }
+            j -= 2;
+        }
+        out.push(best.1);
+        i = best.0;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dead::{can_checkmate, Mode, Verdict};
+    use crate::CastlingMode;
+
+    fn replay_mates(root: &Position, line: &[Move]) -> bool {
+        let mut p = *root;
+        for &m in line {
+            match p.play(m) {
+                Ok(next) => p = next,
+                Err(_) => return false,
+            }
+        }
+        p.is_checkmate()
+    }
+
+    #[test]
+    fn art_5_1_1_a_detour_back_to_the_start_is_cut_and_the_line_still_mates() {
+        let root =
+            Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", CastlingMode::Standard).unwrap();
+        let Verdict::Yes(line) = can_checkmate(&root, Color::White, Mode::Full) else {
+            panic!("K+R mates");
+        };
+        // Ra2 Kd5 Ra1 Ke5 comes back to the root position: the shortened line skips it.
+        let mut detour = Vec::new();
+        let mut p = root;
+        for san in ["Ra2", "Kd5", "Ra1", "Ke5"] {
+            let m = p.parse_san(san).unwrap();
+            detour.push(m);
+            p = p.play(m).unwrap();
+        }
+        let long: Vec<Move> = detour.iter().chain(line.iter()).copied().collect();
+        assert!(replay_mates(&root, &long));
+        let short = shorten(&root, &long);
+        assert!(replay_mates(&root, &short), "still mates");
+        assert!(
+            short.len() <= line.len(),
+            "{} > {}",
+            short.len(),
+            line.len()
+        );
+    }
+
+    #[test]
+    fn a_line_with_no_shortcut_is_kept_as_it_is() {
+        // Fool's mate: no position of it is one move from an earlier one but the next.
+        let root = Position::new();
+        let mut line = Vec::new();
+        let mut p = root;
+        for san in ["f3", "e5", "g4", "Qh4#"] {
+            let m = p.parse_san(san).unwrap();
+            line.push(m);
+            p = p.play(m).unwrap();
+        }
+        assert_eq!(shorten(&root, &line), line);
+    }
+}
