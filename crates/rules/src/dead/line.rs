@@ -24,6 +24,29 @@ fn same(a: &Position, b: &Position) -> bool {
         && a.pseudo_ep_square() == b.pseudo_ep_square()
 }
 
+/// The move from `a` to `b` when they differ on the two squares `diff` only: the mover's piece
+/// leaves one of them for the other, if that is legal and gives exactly `b`.
+fn plain_move(a: &Position, b: &Position, diff: Bitboard) -> Option<Move> {
+    let us = a.board().by_color(a.turn());
+    let origin = (diff & us & !b.board().occupied()).first()?;
+    let target = diff.without(origin).first()?;
+    let promotion = match (a.board().role_at(origin), b.board().role_at(target)) {
+        (Some(Role::Pawn), Some(role)) if role != Role::Pawn => Some(role),
+        _ => None,
+    };
+    let m = Move {
+        from: origin,
+        to: target,
+        promotion,
+    };
+    if !a.is_legal(m) {
+        return None;
+    }
+    let mut next = *a;
+    next.play_unchecked(m);
+    same(&next, b).then_some(m)
+}
+
 /// From each position of the line, jumps to the latest later position reachable in one legal
 /// move. A move changes two squares (four when castling, three en passant), so only the later
 /// positions that differ from this one on at most four squares, with the other side to move,
@@ -49,6 +72,14 @@ pub(super) fn shorten(root: &Position, line: &[Move]) -> Vec<Move> {
         while j >= i + 3 {
             let to = &positions[j];
             let diff = changed(from, to);
+            // One piece moved (a plain move, a capture or a promotion): the move is known.
+            if let Some(m) = (diff.count() == 2)
+                .then(|| plain_move(from, to, diff))
+                .flatten()
+            {
+                best = (j, m);
+                break;
+            }
             if diff.count() <= 4 {
                 let mut hit = None;
                 from.generate(|pm| {
