@@ -251,8 +251,13 @@ fn promotes_early(b: &Board) -> bool {
     // king avoiding what the enemy attacks. A man with a first step, or standing where an
     // enemy man can go, is no wall in round two; where non-king men can go are its targets.
     let mut attacked = [Bitboard::EMPTY; 2];
-    for (sq, piece) in b.pieces() {
-        attacked[piece.color.index()] |= attacks::attacks(piece.role, piece.color, sq, occ);
+    for c in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            let from = b.by_role(role) & b.by_color(c);
+            if from.any() {
+                attacked[c.index()] |= Bitboard(attack_set(role, c, from.0, occ.0));
+            }
+        }
     }
     let mut mobile = Bitboard::EMPTY;
     let mut moves = [Bitboard::EMPTY; 2]; // Where each colour's non-king men can go.
