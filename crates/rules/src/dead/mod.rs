@@ -149,6 +149,7 @@ struct Search {
     seen: Table<()>,
     scored: Vec<(Move, Role)>,
     keys: Vec<u64>,
+    sorted: Vec<u64>,
     /// The path (see [`Frame`]).
     stack: Vec<Frame>,
     moves: Vec<(Move, Role)>,
@@ -205,6 +206,7 @@ impl Search {
             seen,
             scored: Vec::new(),
             keys: Vec::new(),
+            sorted: Vec::new(),
             stack,
             moves,
         }
@@ -299,7 +301,7 @@ impl Search {
             // Best score first, then the order of generation (at most 218 moves).
             keys.push((((1 << 20) - score) as u64) << 8 | i as u64);
         }
-        keys.sort_unstable();
+        sort_keys(&mut keys, &mut self.sorted);
         out.extend(keys.iter().map(|&k| moves[(k & 0xff) as usize]));
         self.scored = moves;
         self.keys = keys;
@@ -383,6 +385,42 @@ impl Search {
     }
 }
 
+/// Sorts move keys (priority above bit 8, a distinct index below) ascending: by counting
+/// when there are many moves with priorities in a narrow range (the usual case with several
+/// free pieces), else by comparison. Either way the order is the same.
+fn sort_keys(keys: &mut [u64], scratch: &mut Vec<u64>) {
+    const SPAN: usize = 64;
+    if keys.len() < 24 {
+        keys.sort_unstable();
+        return;
+    }
+    let (lo, hi) = keys.iter().fold((u64::MAX, 0), |(lo, hi), &k| {
+        (lo.min(k >> 8), hi.max(k >> 8))
+    });
+    if (hi - lo) as usize >= SPAN {
+        keys.sort_unstable();
+        return;
+    }
+    // The indices below bit 8 come in increasing order (the order of generation), so a
+    // stable counting sort by priority sorts the whole keys.
+    debug_assert!(keys.windows(2).all(|w| (w[0] & 0xff) < (w[1] & 0xff)));
+    let mut counts = [0u16; SPAN + 1];
+    for &k in keys.iter() {
+        counts[((k >> 8) - lo) as usize + 1] += 1;
+    }
+    for i in 1..=SPAN {
+        counts[i] += counts[i - 1];
+    }
+    scratch.clear();
+    scratch.resize(keys.len(), 0);
+    for &k in keys.iter() {
+        let c = &mut counts[((k >> 8) - lo) as usize];
+        scratch[*c as usize] = k;
+        *c += 1;
+    }
+    keys.copy_from_slice(scratch);
+}
+
 /// What a move of the winner needs in order to give check (Art. 3.9), computed once per
 /// position so that the move ordering need not play every move.
 struct CheckSquares {
@@ -457,6 +495,28 @@ mod tests {
         let verdict = search.run(&pos);
         search.recycle();
         verdict
+    }
+
+    #[test]
+    fn move_keys_sort_the_same_by_counting_as_by_comparison() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut scratch = Vec::new();
+        for n in [0usize, 1, 23, 24, 40, 100, 218] {
+            for span in [1u64, 5, 63, 64, 65, 20_000] {
+                let mut keys: Vec<u64> = (0..n as u64)
+                    .map(|i| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        ((1 << 20) + x % span) << 8 | i
+                    })
+                    .collect();
+                let mut expected = keys.clone();
+                expected.sort_unstable();
+                sort_keys(&mut keys, &mut scratch);
+                assert_eq!(keys, expected, "{n} moves, span {span}");
+            }
+        }
     }
 
     #[test]

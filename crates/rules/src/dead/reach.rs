@@ -449,22 +449,21 @@ type Dir = (u32, u32, u64);
 const ORTHOGONALS: [Dir; 4] = [(8, 0, !0), (0, 8, !0), (1, 0, NOT_A), (0, 1, NOT_H)];
 const DIAGONALS: [Dir; 4] = [(9, 0, NOT_A), (7, 0, NOT_H), (0, 7, NOT_A), (0, 9, NOT_H)];
 
-#[inline]
-fn shift(b: u64, (l, r, mask): Dir) -> u64 {
-    ((b << l) >> r) & mask
-}
-
 /// Squares attacked by sliders on every square of `from` along `dirs`, rays stopping at the
 /// first square that is not `empty` (that square included).
 #[inline]
 fn slide(from: u64, empty: u64, dirs: &[Dir; 4]) -> u64 {
     let mut out = 0;
-    for &d in dirs {
+    for &(l, r, mask) in dirs {
+        let steps = |b: u64, n: u32| (b << (l * n)) >> (r * n);
         let mut g = from;
-        for _ in 0..7 {
-            g |= shift(g, d) & empty;
-        }
-        out |= shift(g, d);
+        let mut pass = empty & mask;
+        g |= pass & steps(g, 1);
+        pass &= steps(pass, 1);
+        g |= pass & steps(g, 2);
+        pass &= steps(pass, 2);
+        g |= pass & steps(g, 4);
+        out |= steps(g, 1) & mask;
     }
     out
 }
