@@ -26,8 +26,10 @@
 //! square the enemy can reach, a real safe king square is not attacked by a permanent piece).
 //! Castling (Art. 3.8.2) is in the relaxation as a jump: a king or rook with a castling right
 //! starts its walk from the square castling would put it on as well as from its own (more than
-//! it can really do, so still sound; and it is never permanent). En passant is outside the
-//! relaxation, so a position with a legal en passant capture is not analysed here.
+//! it can really do, so still sound), unless a permanent man stands on a square that castling
+//! needs empty (Art. 3.8.2.1): then it can never castle that way. (Permanent squares only
+//! shrink from round to round, so the jump, once allowed, stays allowed.) En passant is
+//! outside the relaxation, so a position with a legal en passant capture is not analysed here.
 //!
 //! With the fixpoint, a side can never check when none of its pieces can ever attack a square
 //! the enemy king can reach; and it can never mate when, at every square where a check is
@@ -44,9 +46,9 @@ pub(super) struct Piece {
     pub(super) color: Color,
     pub(super) role: Role,
     pub(super) origin: Square,
-    /// Where its flood starts: its square, and for a king or rook that may still castle the
-    /// square castling puts it on.
-    seeds: Bitboard,
+    /// For a king or rook that may still castle, per castling side: the square castling puts
+    /// it on, and the squares that must be empty of other men for that castling.
+    castling: [(Bitboard, Bitboard); 2],
     /// The squares it can ever occupy.
     pub(super) reach: Bitboard,
     /// What `reach` was computed from (walls, and targets or guarded squares, and the file
@@ -113,7 +115,7 @@ fn fixpoint<R>(
         color: Color::White,
         role: Role::Pawn,
         origin: Square::new_unchecked(0),
-        seeds: Bitboard::EMPTY,
+        castling: [(Bitboard::EMPTY, Bitboard::EMPTY); 2],
         reach: Bitboard::EMPTY,
         inputs: NOT_COMPUTED,
     });
@@ -131,7 +133,7 @@ fn fixpoint<R>(
                 color: piece.color,
                 role: piece.role,
                 origin: sq,
-                seeds: castling_seeds(pos, sq, piece.color, piece.role),
+                castling: castlings(pos, sq, piece.color, piece.role),
                 reach: Bitboard::from_square(sq),
                 inputs: NOT_COMPUTED,
             };
@@ -188,8 +190,13 @@ fn fixpoint<R>(
                     }
                     r
                 }
-                Role::King => flood(p, walls, own_perm | guarded[them] | shield[us]),
-                _ => flood(p, walls, own_perm | shield[us]),
+                Role::King => flood(
+                    p,
+                    seeds(p, perm),
+                    walls,
+                    own_perm | guarded[them] | shield[us],
+                ),
+                _ => flood(p, seeds(p, perm), walls, own_perm | shield[us]),
             };
             pieces[i].inputs = inputs;
             if reach != pieces[i].reach {
@@ -350,16 +357,39 @@ fn promotes_early(b: &Board) -> bool {
 
 /// The square of a piece, with the square castling (Art. 3.8.2) may put it on if it is a king
 /// or rook with a castling right.
-fn castling_seeds(pos: &Position, sq: Square, color: Color, role: Role) -> Bitboard {
-    let mut seeds = Bitboard::from_square(sq);
+fn castlings(pos: &Position, sq: Square, color: Color, role: Role) -> [(Bitboard, Bitboard); 2] {
+    let mut out = [(Bitboard::EMPTY, Bitboard::EMPTY); 2];
     let castles = pos.castles();
-    for side in CastlingSide::ALL {
-        if let Some(rook) = castles.rook(color, side) {
-            match role {
-                Role::King => seeds.add(side.king_to(color)),
-                Role::Rook if rook == sq => seeds.add(side.rook_to(color)),
-                _ => {}
-            }
+    let king = pos.king(color);
+    for (i, side) in CastlingSide::ALL.into_iter().enumerate() {
+        let Some(rook) = castles.rook(color, side) else {
+            continue;
+        };
+        let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+        // Art. 3.8.2.1: every square between the king's and the rook's start and end squares
+        // must be empty, but for the king and the rook themselves.
+        let span = (attacks::between(king, king_to)
+            | Bitboard::from_square(king_to)
+            | attacks::between(rook, rook_to)
+            | Bitboard::from_square(rook_to))
+        .without(king)
+        .without(rook);
+        match role {
+            Role::King => out[i] = (Bitboard::from_square(king_to), span),
+            Role::Rook if rook == sq => out[i] = (Bitboard::from_square(rook_to), span),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where a piece's flood starts: its square, and the square a castling puts it on unless a
+/// man that never leaves stands in that castling's way (then the castling never happens).
+fn seeds(p: &Piece, perm: Bitboard) -> Bitboard {
+    let mut seeds = Bitboard::from_square(p.origin);
+    for &(to, span) in &p.castling {
+        if !span.intersects(perm) {
+            seeds |= to;
         }
     }
     seeds
@@ -407,8 +437,8 @@ fn lock(pieces: &[Piece], i: usize) -> Bitboard {
 
 /// The squares a knight, bishop, rook, queen or king can reach from its square, blocked by
 /// `walls`, never landing on `forbidden` (set-wise: every square of the frontier at once).
-fn flood(p: &Piece, walls: Bitboard, forbidden: Bitboard) -> Bitboard {
-    let mut seen = p.seeds.0;
+fn flood(p: &Piece, seeds: Bitboard, walls: Bitboard, forbidden: Bitboard) -> Bitboard {
+    let mut seen = seeds.0;
     let mut frontier = seen;
     while frontier != 0 {
         let next = attack_set(p.role, p.color, frontier, walls.0) & !forbidden.0 & !seen;
@@ -576,20 +606,41 @@ mod tests {
         let p = pos("r3k3/8/8/8/8/8/8/4K3 w q - 0 1");
         assert!(reach_no(&p, Color::White));
         assert!(!reach_no(&p, Color::Black));
+        let piece = |p: &Position, sq: Square, color: Color, role: Role| Piece {
+            color,
+            role,
+            origin: sq,
+            castling: castlings(p, sq, color, role),
+            reach: Bitboard::EMPTY,
+            inputs: NOT_COMPUTED,
+        };
+        let k = piece(&p, Square::E8, Color::Black, Role::King);
         assert_eq!(
-            castling_seeds(&p, Square::E8, Color::Black, Role::King),
+            seeds(&k, Bitboard::EMPTY),
             Bitboard::from_square(Square::E8).with(Square::C8)
         );
-        let p = pos("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/R3K3 w Q - 0 1");
-        // The castled squares are in the king's and rook's reach.
+        // A man that never leaves b8, c8 or d8 stops the castling for ever.
         assert_eq!(
-            castling_seeds(&p, Square::E1, Color::White, Role::King),
-            Bitboard::from_square(Square::E1).with(Square::C1)
+            seeds(&k, Bitboard::from_square(Square::B8)),
+            Bitboard::from_square(Square::E8)
         );
+        // The rook's own square and the king's do not count.
+        let r = piece(&p, Square::A8, Color::Black, Role::Rook);
         assert_eq!(
-            castling_seeds(&p, Square::A1, Color::White, Role::Rook),
-            Bitboard::from_square(Square::A1).with(Square::D1)
+            seeds(&r, Bitboard::from_square(Square::A8).with(Square::E8)),
+            Bitboard::from_square(Square::A8).with(Square::D8)
         );
+        // White's men, stuck behind their own pawns, block the castling for ever: the proof
+        // is the same as without the right (a promotion was found before, through a rook
+        // that castled over its own bishop and knight).
+        for fen in [
+            "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+            "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w - - 0 1",
+        ] {
+            let p = pos(fen);
+            assert!(reach_no(&p, Color::White), "{fen}");
+            assert!(reach_no(&p, Color::Black), "{fen}");
+        }
     }
 
     #[test]
