@@ -30,7 +30,7 @@
 //!
 //! Quick mode runs layers 1 and 2 only (cheap enough after every move); full mode adds the
 //! searches with a node budget (a twentieth for the finder, the rest for the exhaustive
-//! search).
+//! search, then, if that ran out, a last deeper turn of the finder).
 //!
 //! ```
 //! use arbiter_rules::{CastlingMode, Color, Position};
@@ -84,7 +84,8 @@ pub enum Mode {
     Budget(u64),
 }
 
-/// Default node budget of [`Mode::Full`].
+/// Default node budget of [`Mode::Full`]. With a budget of `n` nodes the finder gets `n / 20`,
+/// the exhaustive search the rest, and, if the search ran out, the finder a last `3n / 4`.
 pub const FULL_BUDGET: u64 = 200_000;
 
 /// Can `side` checkmate from `pos` by some series of legal moves (of both sides)?
@@ -115,7 +116,17 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     let mut search = Search::new(side, budget.saturating_sub(finder.nodes));
     let verdict = search.run(pos);
     search.recycle();
-    verdict
+    if verdict != Verdict::Unknown {
+        return verdict;
+    }
+    // A last, deeper turn of the finder (three quarters of the budget again, in its cheaper
+    // nodes): some long helpmates (walls of bishops opened one by one) are found there.
+    let mut again = helpmate::Finder::new(side, budget / 4 * 3);
+    match again.run(pos) {
+        helpmate::Found::Mate(line) => Verdict::Yes(line::shorten(pos, &line)),
+        helpmate::Found::None => Verdict::No,
+        helpmate::Found::Unknown => Verdict::Unknown,
+    }
 }
 
 /// Is the position dead (Art. 5.2.2): can neither side checkmate? `Some(true)` proved dead,
@@ -164,10 +175,12 @@ struct Spare {
     moves: Vec<(Move, Role)>,
 }
 
-/// At most this many bytes are kept by [`Spare`] (per thread): enough for a search of
-/// [`FULL_BUDGET`] nodes (88 MB measured at most on the CHA vectors); a larger one's memory
-/// is freed.
-const SPARE_BYTES: usize = 96 << 20;
+/// At most this many bytes are kept by [`Spare`] (per thread; a larger search's memory is
+/// freed). A search of the whole [`FULL_BUDGET`] touches up to 88 MB; keeping that much on
+/// every thread that ever ruled on a constructed position (a server's workers) costs more
+/// than the page faults it saves, so only the memory of searches of real-game size (a few
+/// thousand nodes) and middling ones is kept.
+const SPARE_BYTES: usize = 16 << 20;
 
 thread_local! {
     static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
