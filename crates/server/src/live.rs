@@ -834,11 +834,7 @@ impl GameActor {
             || game.config().rules.illegal_moves == arbiter_game::IllegalMovePolicy::FidePenalties;
         let lag = self.hub.lag_allowance_ms;
         let referee = &mut self.referee;
-        let r = if may_rule {
-            off_the_runtime(|| referee.act(seat, action, t, lag))
-        } else {
-            referee.act(seat, action, t, lag)
-        };
+        let r = off_the_runtime(may_rule, || referee.act(seat, action, t, lag));
         // A refused action changes nothing, except that the game may have found the mover's
         // flag fallen first (Art. 6.8): that event is stored like any other.
         if self.referee.event_count() > n0 {
@@ -874,7 +870,7 @@ impl GameActor {
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
         let referee = &mut self.referee;
-        if off_the_runtime(|| referee.check_flag(t)) {
+        if off_the_runtime(true, || referee.check_flag(t)) {
             if let Err(e) = self.commit(n0, ply0, None, None).await {
                 tracing::error!(game = %self.id, error = %e, "cannot store a flag fall");
                 self.undo(n0);
@@ -1152,14 +1148,14 @@ impl GameActor {
     }
 }
 
-/// Runs `f`, which may take long (a ruling's full dead-position analysis: microseconds for a
-/// real game, up to a few hundred milliseconds for a constructed position), without stalling
+/// Runs `f`. When it `may_take_long` (a ruling's full dead-position analysis: microseconds for
+/// a real game, up to a few hundred milliseconds for a constructed position), without stalling
 /// the other tasks of this worker thread: on a multi-threaded runtime the worker hands them to
 /// another thread for the duration.
-fn off_the_runtime<R>(f: impl FnOnce() -> R) -> R {
+fn off_the_runtime<R>(may_take_long: bool, f: impl FnOnce() -> R) -> R {
     let multi = tokio::runtime::Handle::try_current()
         .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if multi {
+    if may_take_long && multi {
         tokio::task::block_in_place(f)
     } else {
         f()

@@ -44,7 +44,7 @@ pub(super) fn duel_no(pos: &Position, winner: Color) -> bool {
         return false;
     }
     let b = pos.board();
-    if runs_free(b) {
+    if reach::runs_free(b) {
         return false; // The fixpoint would find the promotion and conclude nothing.
     }
     let mut shielded = frozen_men(pos);
@@ -72,19 +72,6 @@ pub(super) fn duel_no(pos: &Position, winner: Color) -> bool {
         }
     }
     false
-}
-
-/// Some pawn has nothing at all ahead of it on its file: it may promote.
-fn runs_free(b: &crate::Board) -> bool {
-    let empty = !b.occupied();
-    let mut white = b.pawns() & b.by_color(Color::White);
-    let mut black = b.pawns() & b.by_color(Color::Black);
-    for _ in 0..7 {
-        white |= white.shift_up() & empty;
-        black |= black.shift_down() & empty;
-    }
-    white.intersects(Bitboard::rank(crate::Rank::EIGHTH))
-        || black.intersects(Bitboard::rank(crate::Rank::FIRST))
 }
 
 /// The men (not kings) with no move now: a pawn whose square ahead is occupied and that has
@@ -192,7 +179,7 @@ impl Duel {
             return false;
         }
         let beyond = line - attacks::between(l, from) - Bitboard::from_square(l);
-        let beyond = beyond
+        let mut beyond = beyond
             .into_iter()
             .filter(|&s| attacks::between(l, s).contains(from));
         let sliders = if l.file() != from.file() && l.rank() != from.rank() {
@@ -200,7 +187,7 @@ impl Duel {
         } else {
             self.straight
         };
-        beyond.into_iter().any(|s| sliders.contains(s))
+        beyond.any(|s| sliders.contains(s))
     }
 
     /// Squares the king of colour index `c` on `at` may step to (or capture a shielded man on)

@@ -113,6 +113,18 @@ mod tests {
     use crate::dead::{can_checkmate, Mode, Verdict};
     use crate::CastlingMode;
 
+    /// The moves of a line given in SAN from `root`.
+    fn moves(root: &Position, sans: &[&str]) -> Vec<Move> {
+        let mut p = *root;
+        sans.iter()
+            .map(|san| {
+                let m = p.parse_san(san).unwrap();
+                p = p.play(m).unwrap();
+                m
+            })
+            .collect()
+    }
+
     fn replay_mates(root: &Position, line: &[Move]) -> bool {
         let mut p = *root;
         for &m in line {
@@ -132,13 +144,7 @@ mod tests {
             panic!("K+R mates");
         };
         // Ra2 Kd5 Ra1 Ke5 comes back to the root position: the shortened line skips it.
-        let mut detour = Vec::new();
-        let mut p = root;
-        for san in ["Ra2", "Kd5", "Ra1", "Ke5"] {
-            let m = p.parse_san(san).unwrap();
-            detour.push(m);
-            p = p.play(m).unwrap();
-        }
+        let detour = moves(&root, &["Ra2", "Kd5", "Ra1", "Ke5"]);
         let long: Vec<Move> = detour.iter().chain(line.iter()).copied().collect();
         assert!(replay_mates(&root, &long));
         let short = shorten(&root, &long);
@@ -155,13 +161,7 @@ mod tests {
     fn a_line_with_no_shortcut_is_kept_as_it_is() {
         // Fool's mate: no position of it is one move from an earlier one but the next.
         let root = Position::new();
-        let mut line = Vec::new();
-        let mut p = root;
-        for san in ["f3", "e5", "g4", "Qh4#"] {
-            let m = p.parse_san(san).unwrap();
-            line.push(m);
-            p = p.play(m).unwrap();
-        }
+        let line = moves(&root, &["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(shorten(&root, &line), line);
     }
 }

@@ -107,11 +107,9 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     // The helpmate finder first, with a small share of the budget: it finds most mates
     // quickly. Then the exhaustive search, which proves `No` (or finds the harder mates).
     let mut finder = helpmate::Finder::new(side, budget / 20);
-    let found = finder.run(pos);
-    match found {
-        helpmate::Found::Mate(line) => return Verdict::Yes(line::shorten(pos, &line)),
-        helpmate::Found::None => return Verdict::No,
-        helpmate::Found::Unknown => {}
+    let verdict = finder_verdict(&mut finder, pos);
+    if verdict != Verdict::Unknown {
+        return verdict;
     }
     let mut search = Search::new(side, budget.saturating_sub(finder.nodes));
     let verdict = search.run(pos);
@@ -121,8 +119,12 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     }
     // A last, deeper turn of the finder (three quarters of the budget again, in its cheaper
     // nodes): some long helpmates (walls of bishops opened one by one) are found there.
-    let mut again = helpmate::Finder::new(side, budget / 4 * 3);
-    match again.run(pos) {
+    finder_verdict(&mut helpmate::Finder::new(side, budget / 4 * 3), pos)
+}
+
+/// Runs the finder: its mating line (shortened), its proof that there is none, or `Unknown`.
+fn finder_verdict(finder: &mut helpmate::Finder, pos: &Position) -> Verdict {
+    match finder.run(pos) {
         helpmate::Found::Mate(line) => Verdict::Yes(line::shorten(pos, &line)),
         helpmate::Found::None => Verdict::No,
         helpmate::Found::Unknown => Verdict::Unknown,

@@ -61,10 +61,20 @@ const NOT_COMPUTED: [u64; 3] = [!0; 3];
 
 /// `true` if it is proved that `side` can never checkmate (see the module docs).
 pub(super) fn reach_no(pos: &Position, side: Color) -> bool {
-    fixpoint(pos, [Bitboard::EMPTY; 2], |pieces, perm, _| {
-        verdict(pieces, perm, side)
+    with_facts(pos, [Bitboard::EMPTY; 2], |f| {
+        verdict(f.pieces, f.perm, side)
     })
     .unwrap_or(false)
+}
+
+/// Some pawn has nothing at all ahead of it on its file: it may promote, and every fixpoint
+/// (with shields or without) gives up.
+pub(super) fn runs_free(b: &Board) -> bool {
+    let promotion = [Bitboard::rank(Rank::EIGHTH), Bitboard::rank(Rank::FIRST)];
+    Color::ALL.into_iter().any(|c| {
+        let pawns = b.pawns() & b.by_color(c);
+        pawn_reach(c, pawns, b.occupied(), Bitboard::EMPTY).intersects(promotion[c.index()])
+    })
 }
 
 /// The facts of the fixpoint, for another layer (`duel`).
@@ -87,20 +97,6 @@ pub(super) fn with_facts<R>(
     pos: &Position,
     shield: [Bitboard; 2],
     f: impl FnOnce(&Facts<'_>) -> R,
-) -> Option<R> {
-    fixpoint(pos, shield, |pieces, perm, guarded| {
-        f(&Facts {
-            pieces,
-            perm,
-            guarded,
-        })
-    })
-}
-
-fn fixpoint<R>(
-    pos: &Position,
-    shield: [Bitboard; 2],
-    f: impl FnOnce(&[Piece], Bitboard, [Bitboard; 2]) -> R,
 ) -> Option<R> {
     if pos.legal_ep_square().is_some() {
         return None;
@@ -225,7 +221,11 @@ fn fixpoint<R>(
             break;
         }
     }
-    Some(f(pieces, perm, guarded))
+    Some(f(&Facts {
+        pieces,
+        perm,
+        guarded,
+    }))
 }
 
 /// A quick look at the first two rounds of the fixpoint, for the pawns only: `true` when the
