@@ -6,6 +6,9 @@
 //!     ../shared/data/positions/cha-unwinnability/test-vector.txt [--budget N] [--slowest K] [--verbose]
 //! ```
 //!
+//! With `--lines`, every verdict is printed with its mating line in UCI (to compare two builds
+//! line by line).
+//!
 //! With `--unlabelled`, lines are `FEN [anything]` (e.g. `lichess-30K-games.txt`): both sides
 //! are analysed and the verdicts counted, with nothing to compare against.
 
@@ -22,6 +25,7 @@ fn main() {
     let mut slowest = 15usize;
     let mut verbose = false;
     let mut unlabelled = false;
+    let mut lines = false;
     let mut i = 1;
     while i < args.len() {
         match args[i].as_str() {
@@ -35,6 +39,7 @@ fn main() {
             }
             "--verbose" => verbose = true,
             "--unlabelled" => unlabelled = true,
+            "--lines" => lines = true,
             other => panic!("unknown argument {other}"),
         }
         i += 1;
@@ -76,6 +81,21 @@ fn main() {
                 }
             }
             let can = expected.unwrap_or(false);
+            if lines {
+                let mut p2 = p;
+                let ucis: Vec<String> = match &v {
+                    Verdict::Yes(line) => line
+                        .iter()
+                        .map(|&m| {
+                            let u = p2.uci(m);
+                            p2.play_unchecked(m);
+                            u
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                println!("{} {side} {} {}", p.fen(), v.name(), ucis.join(" "));
+            }
             if verbose {
                 println!(
                     "{:>10.1} µs {:<7} {:<5} {} {side}",

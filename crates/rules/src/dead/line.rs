@@ -48,9 +48,10 @@ fn plain_move(a: &Position, b: &Position, diff: Bitboard) -> Option<Move> {
 }
 
 /// From each position of the line, jumps to the latest later position reachable in one legal
-/// move. A move changes two squares (four when castling, three en passant), so only the later
-/// positions that differ from this one on at most four squares, with the other side to move,
-/// are tried, and only with the moves that touch those squares.
+/// move. A move changes two squares (two to four when castling, three en passant), so only the
+/// later positions that differ from this one on at most four squares, with the other side to
+/// move, are tried: a difference of two squares names the move, and only when castling or en
+/// passant is possible are the moves that touch the changed squares played out.
 pub(super) fn shorten(root: &Position, line: &[Move]) -> Vec<Move> {
     let mut positions = Vec::with_capacity(line.len() + 1);
     let mut cur = *root;
@@ -59,17 +60,29 @@ pub(super) fn shorten(root: &Position, line: &[Move]) -> Vec<Move> {
         cur.play_unchecked(m);
         positions.push(cur);
     }
+    // The occupied squares alone, side by side: most pairs of positions differ on more than
+    // four of them, which rules them out before the full comparison.
+    let occupied: Vec<Bitboard> = positions.iter().map(|p| p.board().occupied()).collect();
     let mut out = Vec::with_capacity(line.len());
     let mut i = 0;
     while i < line.len() {
         let mut best = (i + 1, line[i]);
         let from = &positions[i];
+        // Only castling (2 to 4 squares) and en passant (3) change other than exactly two
+        // squares; without castling rights or an en passant square, only the plain move is
+        // worth trying.
+        let special = !from.castles().is_empty() || from.pseudo_ep_square().is_some();
+        let most = if special { 4 } else { 2 };
         // Later positions with the other side to move: i + 3, i + 5, ... (latest first).
         let mut j = positions.len() - 1;
         if (j - i) % 2 == 0 {
             j -= 1;
         }
         while j >= i + 3 {
+            if (occupied[i] ^ occupied[j]).count() > most {
+                j -= 2;
+                continue;
+            }
             let to = &positions[j];
             let diff = changed(from, to);
             // One piece moved (a plain move, a capture or a promotion): the move is known.
@@ -80,7 +93,7 @@ pub(super) fn shorten(root: &Position, line: &[Move]) -> Vec<Move> {
                 best = (j, m);
                 break;
             }
-            if diff.count() <= 4 {
+            if special && diff.count() <= 4 {
                 let mut hit = None;
                 from.generate(|pm| {
                     pm.for_each(|m| {
