@@ -190,6 +190,8 @@ struct Targets {
     corner: Square,
     winner_king: Square,
     loser_blocker: Square,
+    /// The winner has only its king and pawns: it must promote, so every push is progress.
+    must_promote: bool,
 }
 
 impl Targets {
@@ -200,11 +202,12 @@ impl Targets {
         let dark = (winner_bishops & Bitboard::DARK).any()
             || (winner_bishops.is_empty() && (loser_bishops & Bitboard::LIGHT).any());
         // h8 is dark, a8 light (for White; Black's corners are the mirror images).
-        let (file, side_file, king_file) = if dark == (winner == Color::White) {
-            (7i8, 6i8, 7i8)
+        let h_side = if winner_bishops.is_empty() && loser_bishops.is_empty() {
+            pos.king(!winner).file().index() >= 4
         } else {
-            (0, 1, 0)
+            dark == (winner == Color::White)
         };
+        let (file, side_file, king_file) = if h_side { (7i8, 6i8, 7i8) } else { (0, 1, 0) };
         let rank = |r: u8| {
             Rank::new(r)
                 .map(|r| r.relative_to(winner))
@@ -217,6 +220,7 @@ impl Targets {
             corner: sq(file, 7),
             winner_king: sq(king_file, 5),
             loser_blocker: sq(side_file, 7),
+            must_promote: (b.by_color(winner) & !b.pawns()).count() == 1,
         }
     }
 }
@@ -248,8 +252,9 @@ fn classify(
     let role = b.role_at(m.from).unwrap_or(Role::Pawn);
     let capture = pos.is_capture(m);
     if winners_turn {
-        let advanced_push =
-            role == Role::Pawn && !capture && m.to.rank().relative_to(pos.turn()).index() >= 4;
+        let advanced_push = role == Role::Pawn
+            && !capture
+            && (t.must_promote || m.to.rank().relative_to(pos.turn()).index() >= 4);
         let target = if role == Role::King {
             t.winner_king
         } else {
