@@ -29,8 +29,9 @@
 //!    the reachable positions proves `No`; running out of budget gives `Unknown`.
 //!
 //! Quick mode runs layers 1 and 2 only (cheap enough after every move); full mode adds the
-//! searches with a node budget (a twentieth for the finder, the rest for the exhaustive
-//! search, then, if that ran out, a last deeper turn of the finder).
+//! searches with a node budget, taken in turns: a short one of the finder (1/200), a short
+//! one of the exhaustive search (1/100), the finder's full turn (1/20), the search resumed
+//! where it stopped (the rest), then, if that ran out, a last deeper turn of the finder.
 //!
 //! ```
 //! use arbiter_rules::{CastlingMode, Color, Position};
@@ -84,8 +85,10 @@ pub enum Mode {
     Budget(u64),
 }
 
-/// Default node budget of [`Mode::Full`]. With a budget of `n` nodes the finder gets `n / 20`,
-/// the exhaustive search the rest, and, if the search ran out, the finder a last `3n / 4`.
+/// Default node budget of [`Mode::Full`]. With a budget of `n` nodes the finder gets a short
+/// turn of `n / 200` and then `n / 20`, the exhaustive search the rest (a short turn of
+/// `n / 100` between the finder's, resumed after them), and, if the search ran out, the finder
+/// a last `3n / 4`.
 pub const FULL_BUDGET: u64 = 200_000;
 
 /// Can `side` checkmate from `pos` by some series of legal moves (of both sides)?
@@ -104,14 +107,28 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     if budget == 0 {
         return Verdict::Unknown;
     }
-    // The helpmate finder first, with a small share of the budget: it finds most mates
-    // quickly. Then the exhaustive search, which proves `No` (or finds the harder mates).
-    let mut finder = helpmate::Finder::new(side, budget / 20);
+    // Short turns first: the helpmate finder (most mates of real games, in a few hundred
+    // nodes), then the exhaustive search (the mates that the finder's corner heuristics miss,
+    // found by its checks-first ordering). Then the finder's full turn, then the search
+    // resumed with the rest of the budget, which proves `No` (or finds the harder mates).
+    let mut finder = helpmate::Finder::new(side, budget / 200);
     let verdict = finder_verdict(&mut finder, pos);
     if verdict != Verdict::Unknown {
         return verdict;
     }
-    let mut search = Search::new(side, budget.saturating_sub(finder.nodes));
+    let mut search = Search::new(side, budget / 100);
+    let verdict = search.run(pos);
+    if verdict != Verdict::Unknown {
+        search.recycle();
+        return verdict;
+    }
+    let mut finder = helpmate::Finder::new(side, budget / 20);
+    let verdict = finder_verdict(&mut finder, pos);
+    if verdict != Verdict::Unknown {
+        search.recycle();
+        return verdict;
+    }
+    search.extend(budget.saturating_sub(finder.nodes + search.budget));
     let verdict = search.run(pos);
     search.recycle();
     if verdict != Verdict::Unknown {
@@ -165,6 +182,8 @@ struct Search {
     sorted: Vec<u64>,
     /// The path (see [`Frame`]).
     stack: Vec<Frame>,
+    /// The root has been set up (a later [`Search::run`] resumes the walk).
+    started: bool,
     moves: Vec<(Move, Role)>,
 }
 
@@ -223,6 +242,7 @@ impl Search {
             keys: Vec::new(),
             sorted: Vec::new(),
             stack,
+            started: false,
             moves,
         }
     }
@@ -322,15 +342,37 @@ impl Search {
         self.keys = keys;
     }
 
+    /// Walks on from where the last call stopped (from `root` on the first call) until a
+    /// mate is found, every reachable position has been seen, or the budget is spent. After
+    /// `Unknown`, [`Search::extend`] and another call resume the same walk: the path and the
+    /// positions seen are kept, so nothing is lost and nothing is searched twice.
     fn run(&mut self, root: &Position) -> Verdict {
         let mut stack = std::mem::take(&mut self.stack);
         let mut moves = std::mem::take(&mut self.moves);
+        if !self.started {
+            self.started = true;
+            self.seen.insert(&key(root), ());
+            self.ordered_moves(root, &mut moves);
+            stack.push(Frame {
+                pos: *root,
+                start: 0,
+                end: moves.len(),
+                next: 0,
+            });
+        }
         let verdict = self.walk(root, &mut stack, &mut moves);
-        stack.clear();
-        moves.clear();
+        if verdict != Verdict::Unknown {
+            stack.clear();
+            moves.clear();
+        }
         self.stack = stack;
         self.moves = moves;
         verdict
+    }
+
+    /// Allows `extra` more nodes.
+    fn extend(&mut self, extra: u64) {
+        self.budget += extra;
     }
 
     fn walk(
@@ -339,16 +381,11 @@ impl Search {
         stack: &mut Vec<Frame>,
         moves: &mut Vec<(Move, Role)>,
     ) -> Verdict {
-        self.seen.insert(&key(root), ());
-        self.ordered_moves(root, moves);
-        stack.push(Frame {
-            pos: *root,
-            start: 0,
-            end: moves.len(),
-            next: 0,
-        });
-        let mut exhausted = true;
         while !stack.is_empty() {
+            // Checked before a move is taken, so that a resumed walk goes on exactly here.
+            if self.nodes >= self.budget {
+                return Verdict::Unknown;
+            }
             let shallow = stack.len() <= 2;
             let Some(top) = stack.last_mut() else { break };
             if top.next >= top.end {
@@ -367,10 +404,6 @@ impl Search {
             if child.turn() != self.side && child.is_checkmate() {
                 let line: Vec<Move> = stack.iter().map(|f| moves[f.next - 1].0).collect();
                 return Verdict::Yes(line::shorten(root, &line));
-            }
-            if self.nodes >= self.budget {
-                exhausted = false;
-                break;
             }
             // The reachability test only after a change of structure (a capture or a pawn
             // move): a piece move rarely turns a position hopeless, and the test is not free.
@@ -392,11 +425,7 @@ impl Search {
                 next: start,
             });
         }
-        if exhausted {
-            Verdict::No
-        } else {
-            Verdict::Unknown
-        }
+        Verdict::No
     }
 }
 
@@ -531,6 +560,42 @@ mod tests {
                 sort_keys(&mut keys, &mut scratch);
                 assert_eq!(keys, expected, "{n} moves, span {span}");
             }
+        }
+    }
+
+    #[test]
+    fn art_5_2_2_a_search_resumed_in_small_turns_walks_exactly_as_one_run() {
+        let cases = [
+            // Proved `No` after a thousand positions or so.
+            (
+                "8/8/8/1k3p1p/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1",
+                Color::White,
+            ),
+            (
+                "7k/8/1p6/1Pp5/2Pp4/pB1Pp1p1/P1B1P1P1/1B1B2K1 b - - 0 1",
+                Color::Black,
+            ),
+            // Mates found by the search.
+            ("8/8/4k1b1/8/8/3KB3/8/8 w - - 0 1", Color::Black),
+            ("rk6/1P6/2K5/8/8/8/8/8 w - - 0 1", Color::White),
+        ];
+        for (fen, side) in cases {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let mut whole = Search::new(side, 50_000);
+            let expected = whole.run(&pos);
+            assert_ne!(expected, Verdict::Unknown, "{fen}");
+            let mut turns = Search::new(side, 7);
+            let mut calls = 0;
+            let verdict = loop {
+                calls += 1;
+                match turns.run(&pos) {
+                    Verdict::Unknown => turns.extend(7),
+                    decided => break decided,
+                }
+            };
+            assert!(calls > 1, "{fen}: more than one turn");
+            assert_eq!(verdict, expected, "{fen}");
+            assert_eq!(turns.nodes, whole.nodes, "{fen}");
         }
     }
 
