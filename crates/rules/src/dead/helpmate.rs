@@ -39,7 +39,7 @@ pub(super) struct Finder {
     interrupted: bool,
     seen: Table<i32>,
     line: Vec<Move>,
-    buffers: Vec<Vec<(Kind, Move)>>,
+    buffers: Vec<Vec<(Kind, Move, Role)>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -49,8 +49,32 @@ enum Kind {
     Punish,
 }
 
+/// The memory of a finished finder, kept for the next one on this thread (see
+/// `super::Spare`: fresh memory costs more than a small finder's whole search).
+struct Spare {
+    seen: Table<i32>,
+    line: Vec<Move>,
+    buffers: Vec<Vec<(Kind, Move, Role)>>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Finder {
     pub(super) fn new(side: Color, budget: u64) -> Finder {
+        let spare = SPARE.with(|s| s.borrow_mut().take());
+        let (seen, line, buffers) = match spare {
+            Some(Spare {
+                mut seen,
+                line,
+                buffers,
+            }) => {
+                seen.recycle();
+                (seen, line, buffers)
+            }
+            None => (Table::new(), Vec::new(), Vec::new()),
+        };
         Finder {
             side,
             nodes: 0,
@@ -58,9 +82,21 @@ impl Finder {
             iteration_nodes: 0,
             max_depth: 0,
             interrupted: false,
-            seen: Table::new(),
-            line: Vec::new(),
-            buffers: Vec::new(),
+            seen,
+            line,
+            buffers,
+        }
+    }
+
+    /// Keeps this finder's memory for the next one, if it is not too large.
+    pub(super) fn recycle(self) {
+        if self.seen.bytes() <= super::SPARE_BYTES {
+            let spare = Spare {
+                seen: self.seen,
+                line: self.line,
+                buffers: self.buffers,
+            };
+            SPARE.with(|s| *s.borrow_mut() = Some(spare));
         }
     }
 
@@ -106,21 +142,28 @@ impl Finder {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         pos.generate(|pm| {
-            pm.for_each(|m| moves.push((Kind::Normal, m)));
+            pm.for_each(|m| moves.push((Kind::Normal, m, pm.role)));
             false
         });
         let targets = Targets::new(pos, winner);
         let winners_turn = pos.turn() == winner;
         let need_loser_promotion = need_loser_promotion(pos, winner);
         for entry in moves.iter_mut() {
-            entry.0 = classify(pos, entry.1, winners_turn, need_loser_promotion, &targets);
+            entry.0 = classify(
+                pos,
+                entry.1,
+                entry.2,
+                winners_turn,
+                need_loser_promotion,
+                &targets,
+            );
         }
         let mut found = false;
         let loser_king = pos.king(!winner);
         // Progress first, then the ordinary moves, then those that work against the mate; in
         // each group the order of generation (a pass per group costs less than a sort).
         'groups: for group in [Kind::Reward, Kind::Normal, Kind::Punish] {
-            for &(kind, m) in moves.iter() {
+            for &(kind, m, role) in moves.iter() {
                 if kind != group {
                     continue;
                 }
@@ -134,12 +177,14 @@ impl Finder {
                 // mark the iteration as stopped by its limit (not a proof). Once the iteration is
                 // marked, a move that cannot give check need not even be played.
                 let at_limit = next >= self.max_depth;
-                if at_limit && self.interrupted && !(winners_turn && may_check(pos, m, loser_king))
+                if at_limit
+                    && self.interrupted
+                    && !(winners_turn && may_check(pos, m, role, loser_king))
                 {
                     continue;
                 }
                 let mut child = *pos;
-                child.play_unchecked(m);
+                child.play_with_role(m, role);
                 self.nodes += 1;
                 self.iteration_nodes += 1;
                 self.line.push(m);
@@ -167,11 +212,8 @@ impl Finder {
 /// `false` only if `m` certainly does not give check to the king on `king`: no direct attack
 /// from its destination, not leaving a line through the king (a discovered check), and not a
 /// castling, en passant capture or promotion.
-fn may_check(pos: &Position, m: Move, king: Square) -> bool {
+fn may_check(pos: &Position, m: Move, role: Role, king: Square) -> bool {
     let b = pos.board();
-    let Some(role) = b.role_at(m.from) else {
-        return true;
-    };
     if m.promotion.is_some() || b.by_color(pos.turn()).contains(m.to) || pos.is_en_passant(m) {
         return true;
     }
@@ -244,12 +286,11 @@ fn closer(role: Role, m: Move, target: Square) -> bool {
 fn classify(
     pos: &Position,
     m: Move,
+    role: Role,
     winners_turn: bool,
     need_loser_promotion: bool,
     t: &Targets,
 ) -> Kind {
-    let b = pos.board();
-    let role = b.role_at(m.from).unwrap_or(Role::Pawn);
     let capture = pos.is_capture(m);
     if winners_turn {
         let advanced_push = role == Role::Pawn

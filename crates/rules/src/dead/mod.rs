@@ -111,8 +111,7 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     // nodes), then the exhaustive search (the mates that the finder's corner heuristics miss,
     // found by its checks-first ordering). Then the finder's full turn, then the search
     // resumed with the rest of the budget, which proves `No` (or finds the harder mates).
-    let mut finder = helpmate::Finder::new(side, budget / 200);
-    let verdict = finder_verdict(&mut finder, pos);
+    let (verdict, _) = finder_turn(pos, side, budget / 200);
     if verdict != Verdict::Unknown {
         return verdict;
     }
@@ -122,13 +121,12 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
         search.recycle();
         return verdict;
     }
-    let mut finder = helpmate::Finder::new(side, budget / 20);
-    let verdict = finder_verdict(&mut finder, pos);
+    let (verdict, finder_nodes) = finder_turn(pos, side, budget / 20);
     if verdict != Verdict::Unknown {
         search.recycle();
         return verdict;
     }
-    search.extend(budget.saturating_sub(finder.nodes + search.budget));
+    search.extend(budget.saturating_sub(finder_nodes + search.budget));
     let verdict = search.run(pos);
     search.recycle();
     if verdict != Verdict::Unknown {
@@ -136,16 +134,22 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     }
     // A last, deeper turn of the finder (three quarters of the budget again, in its cheaper
     // nodes): some long helpmates (walls of bishops opened one by one) are found there.
-    finder_verdict(&mut helpmate::Finder::new(side, budget / 4 * 3), pos)
+    finder_turn(pos, side, budget / 4 * 3).0
 }
 
-/// Runs the finder: its mating line (shortened), its proof that there is none, or `Unknown`.
-fn finder_verdict(finder: &mut helpmate::Finder, pos: &Position) -> Verdict {
-    match finder.run(pos) {
+/// Runs the finder with `budget` nodes: its mating line (shortened), its proof that there is
+/// none, or `Unknown`; and the nodes it spent.
+fn finder_turn(pos: &Position, side: Color, budget: u64) -> (Verdict, u64) {
+    let mut finder = helpmate::Finder::new(side, budget);
+    let found = finder.run(pos);
+    let nodes = finder.nodes;
+    finder.recycle();
+    let verdict = match found {
         helpmate::Found::Mate(line) => Verdict::Yes(line::shorten(pos, &line)),
         helpmate::Found::None => Verdict::No,
         helpmate::Found::Unknown => Verdict::Unknown,
-    }
+    };
+    (verdict, nodes)
 }
 
 /// Is the position dead (Art. 5.2.2): can neither side checkmate? `Some(true)` proved dead,
@@ -194,6 +198,8 @@ struct Spare {
     seen: Table<()>,
     stack: Vec<Frame>,
     moves: Vec<(Move, Role)>,
+    /// The move ordering's scratch buffers (a few hundred bytes).
+    scratch: (Vec<(Move, Role)>, Vec<u64>, Vec<u64>),
 }
 
 /// At most this many bytes are kept by [`Spare`] (per thread; a larger search's memory is
@@ -220,27 +226,33 @@ struct Frame {
 impl Search {
     fn new(side: Color, budget: u64) -> Search {
         let spare = SPARE.with(|s| s.borrow_mut().take());
-        let (seen, stack, moves) = match spare {
+        let (seen, stack, moves, (scored, keys, sorted)) = match spare {
             Some(Spare {
                 mut seen,
                 mut stack,
                 mut moves,
+                scratch,
             }) => {
-                seen.reset();
+                seen.recycle();
                 stack.clear();
                 moves.clear();
-                (seen, stack, moves)
+                (seen, stack, moves, scratch)
             }
-            None => (Table::new(), Vec::new(), Vec::new()),
+            None => (
+                Table::new(),
+                Vec::new(),
+                Vec::new(),
+                (Vec::new(), Vec::new(), Vec::new()),
+            ),
         };
         Search {
             side,
             budget,
             nodes: 0,
             seen,
-            scored: Vec::new(),
-            keys: Vec::new(),
-            sorted: Vec::new(),
+            scored,
+            keys,
+            sorted,
             stack,
             started: false,
             moves,
@@ -257,6 +269,7 @@ impl Search {
                 seen: self.seen,
                 stack: self.stack,
                 moves: self.moves,
+                scratch: (self.scored, self.keys, self.sorted),
             };
             SPARE.with(|s| *s.borrow_mut() = Some(spare));
         }

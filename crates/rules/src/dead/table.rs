@@ -109,6 +109,15 @@ impl<V: Copy + Default> Table<V> {
         self.len = 0;
     }
 
+    /// Empties the table for another use: in place when it is small, else as [`Table::reset`].
+    pub(super) fn recycle(&mut self) {
+        if self.slots.len() > INITIAL {
+            self.reset();
+        } else {
+            self.clear();
+        }
+    }
+
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
         (self.slots.capacity() + self.spare.capacity()) * std::mem::size_of::<(Key, V)>()
