@@ -159,7 +159,11 @@ impl Finder {
             );
         }
         let mut found = false;
-        let loser_king = pos.king(!winner);
+        let checks = if winners_turn {
+            super::CheckSquares::new(pos, winner)
+        } else {
+            super::CheckSquares::NONE
+        };
         // Progress first, then the ordinary moves, then those that work against the mate; in
         // each group the order of generation (a pass per group costs less than a sort).
         'groups: for group in [Kind::Reward, Kind::Normal, Kind::Punish] {
@@ -177,10 +181,8 @@ impl Finder {
                 // mark the iteration as stopped by its limit (not a proof). Once the iteration is
                 // marked, a move that cannot give check need not even be played.
                 let at_limit = next >= self.max_depth;
-                if at_limit
-                    && self.interrupted
-                    && !(winners_turn && may_check(pos, m, role, loser_king))
-                {
+                let check = winners_turn && checks.gives_check(pos, m, role);
+                if at_limit && self.interrupted && !check {
                     continue;
                 }
                 let mut child = *pos;
@@ -188,7 +190,7 @@ impl Finder {
                 self.nodes += 1;
                 self.iteration_nodes += 1;
                 self.line.push(m);
-                if winners_turn && child.is_checkmate() {
+                if check && !child.has_legal_move() {
                     found = true;
                     break 'groups;
                 }
@@ -207,21 +209,6 @@ impl Finder {
         self.buffers[ply] = moves;
         found
     }
-}
-
-/// `false` only if `m` certainly does not give check to the king on `king`: no direct attack
-/// from its destination, not leaving a line through the king (a discovered check), and not a
-/// castling, en passant capture or promotion.
-fn may_check(pos: &Position, m: Move, role: Role, king: Square) -> bool {
-    let b = pos.board();
-    if m.promotion.is_some() || b.by_color(pos.turn()).contains(m.to) || pos.is_en_passant(m) {
-        return true;
-    }
-    if crate::attacks::line(m.from, king).any() {
-        return true;
-    }
-    let occupied = b.occupied().without(m.from).with(m.to);
-    crate::attacks::attacks(role, pos.turn(), m.to, occupied).contains(king)
 }
 
 /// Where the pieces go in the corner mate the search steers toward: the losing king in a
