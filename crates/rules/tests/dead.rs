@@ -310,6 +310,69 @@ fn quick_mode_cost_over_every_position_of_real_games() {
     );
 }
 
+#[test]
+#[ignore = "needs ARBITER_DATA; a measurement, prints figures (see BENCHMARKS.md)"]
+fn full_mode_cost_over_positions_of_real_games() {
+    // Every 10th position of the same games as the quick-mode measurement, both sides: the
+    // rulings of Art. 6.9 and 7.5.5 can come at any point of a game.
+    let mut positions = Vec::new();
+    for rel in [
+        "pgn/pgn-reader-benches/lichess_db_1000k.pgn",
+        "pgn/pgn-reader-benches/twic1599_1000k.pgn",
+    ] {
+        positions.extend(
+            positions_of_pgn(&data_file(rel).expect("ARBITER_DATA"))
+                .into_iter()
+                .step_by(10),
+        );
+    }
+    assert!(
+        positions.len() > 5_000,
+        "read {} positions",
+        positions.len()
+    );
+    if let Some(path) = std::env::var_os("ARBITER_DEAD_DUMP") {
+        // For `dead_vectors --unlabelled`: one FEN per line.
+        let fens: Vec<String> = positions.iter().map(|p| p.fen()).collect();
+        std::fs::write(path, fens.join("\n") + "\n").expect("write the FENs");
+    }
+    let (mut yes, mut no, mut unknown) = (0, 0, 0);
+    let mut worst = (Duration::ZERO, String::new());
+    let mut total = Duration::ZERO;
+    for p in &positions {
+        for side in [Color::White, Color::Black] {
+            let t = Instant::now();
+            let v = can_checkmate(p, side, Mode::Full);
+            let dt = t.elapsed();
+            total += dt;
+            if dt > worst.0 {
+                worst = (dt, format!("{} {side}", p.fen()));
+            }
+            match v {
+                Verdict::Yes(_) => {
+                    assert_line_mates(p, side, &v);
+                    yes += 1;
+                }
+                Verdict::No => no += 1,
+                Verdict::Unknown => unknown += 1,
+            }
+        }
+    }
+    let n = 2 * positions.len();
+    eprintln!(
+        "full mode over {n} verdicts ({} positions of real games, both sides): {yes} yes, {no} no, \
+         {unknown} unknown; mean {:.1} µs, worst {:.2} ms ({})",
+        positions.len(),
+        total.as_secs_f64() * 1e6 / n as f64,
+        worst.0.as_secs_f64() * 1e3,
+        worst.1
+    );
+    assert_eq!(
+        unknown, 0,
+        "real-game positions are decided within the full budget"
+    );
+}
+
 /// A small deterministic generator of positions with locked pawn pairs, kings and a few minor
 /// pieces: the kind of position where a dead-position proof is needed.
 struct Gen(u64, u64);

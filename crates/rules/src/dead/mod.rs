@@ -107,27 +107,8 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     if budget == 0 {
         return Verdict::Unknown;
     }
-    // Short turns first: the helpmate finder (most mates of real games, in a few hundred
-    // nodes), then the exhaustive search (the mates that the finder's corner heuristics miss,
-    // found by its checks-first ordering). Then the finder's full turn, then the search
-    // resumed with the rest of the budget, which proves `No` (or finds the harder mates).
-    let (verdict, _) = finder_turn(pos, side, budget / 200);
-    if verdict != Verdict::Unknown {
-        return verdict;
-    }
-    let mut search = Search::new(side, budget / 100);
-    let verdict = search.run(pos);
-    if verdict != Verdict::Unknown {
-        search.recycle();
-        return verdict;
-    }
-    let (verdict, finder_nodes) = finder_turn(pos, side, budget / 20);
-    if verdict != Verdict::Unknown {
-        search.recycle();
-        return verdict;
-    }
-    search.extend(budget.saturating_sub(finder_nodes + search.budget));
-    let verdict = search.run(pos);
+    let mut search = Search::new(side, 0);
+    let verdict = turns(pos, side, budget, &mut search);
     search.recycle();
     if verdict != Verdict::Unknown {
         return verdict;
@@ -135,6 +116,46 @@ pub fn can_checkmate(pos: &Position, side: Color, mode: Mode) -> Verdict {
     // A last, deeper turn of the finder (three quarters of the budget again, in its cheaper
     // nodes): some long helpmates (walls of bishops opened one by one) are found there.
     finder_turn(pos, side, budget / 4 * 3).0
+}
+
+/// From this many men on the board, the exhaustive search has the first turn.
+const CROWDED: u32 = 24;
+
+/// The turns of the finder and the exhaustive search before the finder's last one. Short
+/// turns first: the helpmate finder (most mates of real games, in a few hundred nodes), then
+/// the search (the mates that the finder's corner heuristics miss, found by its checks-first
+/// ordering); on a crowded board the search goes first, since a mate is near and its ordering
+/// finds one in a few dozen positions where the finder would walk a king to a corner. Then the
+/// finder's full turn, then the search resumed with the rest of the budget, which proves `No`
+/// (or finds the harder mates).
+fn turns(pos: &Position, side: Color, budget: u64, search: &mut Search) -> Verdict {
+    let opening = if pos.board().occupied().count() >= CROWDED {
+        budget / 1000
+    } else {
+        0
+    };
+    if opening > 0 {
+        search.extend(opening);
+        let verdict = search.run(pos);
+        if verdict != Verdict::Unknown {
+            return verdict;
+        }
+    }
+    let (verdict, _) = finder_turn(pos, side, budget / 200);
+    if verdict != Verdict::Unknown {
+        return verdict;
+    }
+    search.extend(budget / 100 - opening);
+    let verdict = search.run(pos);
+    if verdict != Verdict::Unknown {
+        return verdict;
+    }
+    let (verdict, finder_nodes) = finder_turn(pos, side, budget / 20);
+    if verdict != Verdict::Unknown {
+        return verdict;
+    }
+    search.extend(budget.saturating_sub(finder_nodes + search.budget));
+    search.run(pos)
 }
 
 /// Runs the finder with `budget` nodes: its mating line (shortened), its proof that there is
@@ -486,6 +507,9 @@ struct CheckSquares {
     /// The winner's men that stand alone between one of its sliders and the losing king:
     /// moving one off that line discovers a check.
     discoverers: Bitboard,
+    /// By role: the squares from which a man of the winner attacks the losing king, given the
+    /// men on the board now (see [`CheckSquares::gives_check`] for why that is exact).
+    direct: [Bitboard; 6],
 }
 
 impl CheckSquares {
@@ -493,6 +517,7 @@ impl CheckSquares {
     const NONE: CheckSquares = CheckSquares {
         king: Square::A1,
         discoverers: Bitboard::EMPTY,
+        direct: [Bitboard::EMPTY; 6],
     };
 
     fn new(pos: &Position, winner: Color) -> CheckSquares {
@@ -509,28 +534,46 @@ impl CheckSquares {
                 discoverers |= blockers & ours;
             }
         }
-        CheckSquares { king, discoverers }
+        let occ = b.occupied();
+        let (diagonal, straight) = (
+            attacks::bishop_attacks(king, occ),
+            attacks::rook_attacks(king, occ),
+        );
+        let direct = [
+            attacks::pawn_attacks(!winner, king),
+            attacks::knight_attacks(king),
+            diagonal,
+            straight,
+            diagonal | straight,
+            Bitboard::EMPTY,
+        ];
+        CheckSquares {
+            king,
+            discoverers,
+            direct,
+        }
     }
 
-    /// Does the legal move `m` of the side to move (the winner) give check? Castling and en
-    /// passant, which move or remove a second man, are played out.
+    /// Does the legal move `m` of the side to move (the winner) give check? Castling, en
+    /// passant and promotions, which move, remove or change a second man, are played out.
+    ///
+    /// Otherwise a check is direct or discovered. Direct: the man attacks the king from its
+    /// destination. The squares it attacks from are taken with the men on the board before
+    /// the move, which differs only in its origin being empty: a slider's origin can only lie
+    /// between its destination and the king on the line it moved along, and then it already
+    /// attacked the king from there (no legal position has the side not to move in check) or
+    /// was blocked by another man that still blocks.
     #[inline]
     fn gives_check(&self, pos: &Position, m: Move, role: Role) -> bool {
-        if (role == Role::King && pos.is_castling(m)) || pos.is_en_passant(m) {
+        if m.promotion.is_some()
+            || (role == Role::King && pos.is_castling(m))
+            || (role == Role::Pawn && pos.is_en_passant(m))
+        {
             let mut child = *pos;
             child.play_unchecked(m);
             return child.is_check();
         }
-        let occ = pos.board().occupied().without(m.from).with(m.to);
-        let direct = match m.promotion.unwrap_or(role) {
-            Role::Pawn => attacks::pawn_attacks(pos.turn(), m.to),
-            Role::Knight => attacks::knight_attacks(m.to),
-            Role::Bishop => attacks::bishop_attacks(m.to, occ),
-            Role::Rook => attacks::rook_attacks(m.to, occ),
-            Role::Queen => attacks::queen_attacks(m.to, occ),
-            Role::King => Bitboard::EMPTY,
-        };
-        direct.contains(self.king)
+        self.direct[role.index()].contains(m.to)
             || (self.discoverers.contains(m.from) && !attacks::aligned(self.king, m.from, m.to))
     }
 }
