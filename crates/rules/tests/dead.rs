@@ -272,16 +272,21 @@ fn positions_of_pgn(text: &str) -> Vec<Position> {
     out
 }
 
+/// Every position of the games of the two PGN bench files (lichess and TWIC).
+fn bench_positions() -> Vec<Position> {
+    [
+        "pgn/pgn-reader-benches/lichess_db_1000k.pgn",
+        "pgn/pgn-reader-benches/twic1599_1000k.pgn",
+    ]
+    .iter()
+    .flat_map(|rel| positions_of_pgn(&data_file(rel).expect("ARBITER_DATA")))
+    .collect()
+}
+
 #[test]
 #[ignore = "needs ARBITER_DATA; a measurement, prints figures (see BENCHMARKS.md)"]
 fn quick_mode_cost_over_every_position_of_real_games() {
-    let mut positions = Vec::new();
-    for rel in [
-        "pgn/pgn-reader-benches/lichess_db_1000k.pgn",
-        "pgn/pgn-reader-benches/twic1599_1000k.pgn",
-    ] {
-        positions.extend(positions_of_pgn(&data_file(rel).expect("ARBITER_DATA")));
-    }
+    let positions = bench_positions();
     assert!(
         positions.len() > 50_000,
         "read {} positions",
@@ -315,17 +320,7 @@ fn quick_mode_cost_over_every_position_of_real_games() {
 fn full_mode_cost_over_positions_of_real_games() {
     // Every 10th position of the same games as the quick-mode measurement, both sides: the
     // rulings of Art. 6.9 and 7.5.5 can come at any point of a game.
-    let mut positions = Vec::new();
-    for rel in [
-        "pgn/pgn-reader-benches/lichess_db_1000k.pgn",
-        "pgn/pgn-reader-benches/twic1599_1000k.pgn",
-    ] {
-        positions.extend(
-            positions_of_pgn(&data_file(rel).expect("ARBITER_DATA"))
-                .into_iter()
-                .step_by(10),
-        );
-    }
+    let positions: Vec<Position> = bench_positions().into_iter().step_by(10).collect();
     assert!(
         positions.len() > 5_000,
         "read {} positions",

@@ -4,7 +4,8 @@
 //! A typical helpmate is long but simple: the losing king walks to a corner, the winner's king
 //! and pieces follow, a pawn promotes. A plain depth-limited search would need the full length
 //! of such a line as its depth; here a move that makes progress (a capture or an advanced pawn
-//! push by the winner, a king or knight stepping toward its place in a corner mate, the loser's
+//! push by the winner — any push when it has nothing but pawns to mate with —, a king or
+//! knight stepping toward its place in a corner mate, the loser's
 //! pawn walking to promote when the winner needs it to) is free, a move that works against the
 //! mate (the loser capturing) costs extra, and any other move costs one ply. Each iteration
 //! allows one more ply. The same position is never searched twice in an iteration with as
@@ -212,7 +213,8 @@ impl Finder {
 }
 
 /// Where the pieces go in the corner mate the search steers toward: the losing king in a
-/// corner of the winner's far rank (of the colour the winner's bishops need), the winning king
+/// corner of the winner's far rank (of the colour the winner's bishops need; with no bishop on
+/// the board, the corner on the losing king's side), the winning king
 /// two squares in front of it, the loser's other men next to it (blocking), the winner's men
 /// at the corner.
 struct Targets {
