@@ -30,8 +30,9 @@
 //!
 //! Quick mode runs layers 1 and 2 only (cheap enough after every move); full mode adds the
 //! searches with a node budget, taken in turns: a short one of the finder (1/200), a short
-//! one of the exhaustive search (1/100), the finder's full turn (1/20), the search resumed
-//! where it stopped (the rest), then, if that ran out, a last deeper turn of the finder.
+//! one of the exhaustive search (1/100; on a board of 24 men or more it has a shorter turn
+//! before the finder's), the finder's full turn (1/20), the search resumed where it stopped
+//! (the rest), then, if that ran out, a last deeper turn of the finder.
 //!
 //! ```
 //! use arbiter_rules::{CastlingMode, Color, Position};
@@ -87,8 +88,8 @@ pub enum Mode {
 
 /// Default node budget of [`Mode::Full`]. With a budget of `n` nodes the finder gets a short
 /// turn of `n / 200` and then `n / 20`, the exhaustive search the rest (a short turn of
-/// `n / 100` between the finder's, resumed after them), and, if the search ran out, the finder
-/// a last `3n / 4`.
+/// `n / 100` between the finder's — `n / 1000` of it before them on a crowded board —, resumed
+/// after them), and, if the search ran out, the finder a last `3n / 4`.
 pub const FULL_BUDGET: u64 = 200_000;
 
 /// Can `side` checkmate from `pos` by some series of legal moves (of both sides)?
