@@ -6,6 +6,10 @@
 //!     ../shared/data/positions/cha-unwinnability/test-vector.txt [--budget N] [--slowest K] [--verbose]
 //! ```
 //!
+//! With `--short N`, every `Yes` line is also passed to `dead::shorter_line` with a budget of
+//! `N` nodes (as `arbiter dead` does), and the lines' lengths and that step's time are
+//! reported (outside the verdicts' time).
+//!
 //! With `--lines`, every verdict is printed with its mating line in UCI (to compare two builds
 //! line by line).
 //!
@@ -26,6 +30,10 @@ fn main() {
     let mut verbose = false;
     let mut unlabelled = false;
     let mut lines = false;
+    let mut short: Option<u64> = None;
+    let (mut yes_lines, mut plies_before, mut plies_after) = (0usize, 0usize, 0usize);
+    let mut short_time = Duration::ZERO;
+    let mut short_worst = Duration::ZERO;
     let mut i = 1;
     while i < args.len() {
         match args[i].as_str() {
@@ -40,6 +48,10 @@ fn main() {
             "--verbose" => verbose = true,
             "--unlabelled" => unlabelled = true,
             "--lines" => lines = true,
+            "--short" => {
+                short = Some(args[i + 1].parse().expect("budget"));
+                i += 1;
+            }
             other => panic!("unknown argument {other}"),
         }
         i += 1;
@@ -81,6 +93,22 @@ fn main() {
                 }
             }
             let can = expected.unwrap_or(false);
+            if let (Some(budget), Verdict::Yes(line)) = (short, &v) {
+                let t = Instant::now();
+                let shorter = arbiter_rules::dead::shorter_line(&p, side, line, budget);
+                let dt = t.elapsed();
+                short_time += dt;
+                short_worst = short_worst.max(dt);
+                let mut q = p;
+                for &m in &shorter {
+                    q = q.play(m).expect("the shorter line is legal");
+                }
+                assert!(q.is_checkmate() && q.turn() != side, "{} {side}", p.fen());
+                assert!(shorter.len() <= line.len());
+                yes_lines += 1;
+                plies_before += line.len();
+                plies_after += shorter.len();
+            }
             if lines {
                 let mut p2 = p;
                 let ucis: Vec<String> = match &v {
@@ -129,6 +157,15 @@ fn main() {
     );
     if unlabelled {
         println!("verdicts without labels: {counts:?}");
+    }
+    if yes_lines > 0 {
+        println!(
+            "shorter lines: {yes_lines} yes lines, {:.1} -> {:.1} plies on average; {:.1} µs mean, {:.2} ms worst",
+            plies_before as f64 / yes_lines as f64,
+            plies_after as f64 / yes_lines as f64,
+            short_time.as_secs_f64() * 1e6 / yes_lines as f64,
+            short_worst.as_secs_f64() * 1e3
+        );
     }
     for (dt, what, verdict, can) in rows.iter().take(slowest) {
         println!(

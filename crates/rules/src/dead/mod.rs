@@ -49,8 +49,10 @@ mod duel;
 mod helpmate;
 mod line;
 mod reach;
+mod shortest;
 mod table;
 
+pub use shortest::shorter_line;
 use table::{key, Table};
 
 /// The answer to "can this side still checkmate?".
