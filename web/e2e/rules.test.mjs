@@ -1,5 +1,6 @@
 // Rules seen through the UI: a draw claim with the intended move (Art. 9.2.1.1), whose button
-// appears only when the claim would be valid; a flag fall (Art. 6.9); a Chess960 start (Guideline II).
+// appears only when the claim would be valid; a flag fall (Art. 6.9), also where the opponent cannot
+// mate; a dead position (Art. 5.2.2); a Chess960 start (Guideline II).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -149,6 +150,43 @@ test('art_9_1_2_1_an_offer_made_on_move_goes_with_the_move_and_is_accepted', asy
     await p.locator('[data-testid=result]').waitFor();
     assert.equal(await p.locator('[data-testid=result]').getAttribute('data-text'), 'Draw — agreement, Art. 5.2.3');
   }
+  await w.ctx.close();
+  await b.ctx.close();
+});
+
+test('art_5_2_2_a_move_that_leaves_a_dead_position_ends_the_game_at_once', async () => {
+  // Before g4 the white king can still slip through g4 and win the black pawns; after it,
+  // no king can ever cross the wall: nobody can mate.
+  const { w, b } = await newGame(async (p) => {
+    await p.locator('[data-testid=variant]').selectOption('fen');
+    await p.locator('input[placeholder^="rnbqkbnr"]').fill('8/2k5/8/1p1p2p1/1P1P4/6P1/2K5/8 w - - 0 1');
+  });
+  const A = w.page;
+  await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
+  assert.equal(await A.locator('[data-testid=result]').isVisible(), false, 'not over before the move');
+  await A.locator('[data-testid=move-input]').fill('g4');
+  await A.locator('[data-testid=move-input]').press('Enter');
+  for (const p of [A, b.page]) {
+    await p.locator('[data-testid=result]').waitFor();
+    assert.equal(await p.locator('[data-testid=result]').getAttribute('data-text'), 'Draw — dead position, Art. 5.2.2');
+  }
+  await w.ctx.close();
+  await b.ctx.close();
+});
+
+test('art_6_9_a_flag_falls_where_the_opponent_cannot_mate_and_it_is_a_draw', async () => {
+  // White can mate, Black (a bare king) cannot: White's flag falling draws.
+  const { w, b } = await newGame(async (p) => {
+    await p.locator('[data-testid=tc-text]').fill('3s+0');
+    await p.locator('[data-testid=variant]').selectOption('fen');
+    await p.locator('input[placeholder^="rnbqkbnr"]').fill('4k3/8/8/8/8/8/8/Q3K3 w - - 0 1');
+  });
+  const A = w.page;
+  await A.locator('[data-testid=result]').waitFor({ timeout: 10000 });
+  assert.equal(
+    await A.locator('[data-testid=result]').getAttribute('data-text'),
+    'Draw — flag fell, but no series of legal moves could checkmate, Art. 6.9',
+  );
   await w.ctx.close();
   await b.ctx.close();
 });
