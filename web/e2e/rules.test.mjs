@@ -46,6 +46,15 @@ test('art_9_2_1_1_claim_with_intended_move_ends_in_a_draw', async () => {
   await b.ctx.close();
 });
 
+/** A `newGame` setup: the game starts from `fen`, with the time control `tc` if given. */
+function fromFen(fen, tc) {
+  return async (p) => {
+    if (tc) await p.locator('[data-testid=tc-text]').fill(tc);
+    await p.locator('[data-testid=variant]').selectOption('fen');
+    await p.locator('input[placeholder^="rnbqkbnr"]').fill(fen);
+  };
+}
+
 async function newGame(setup) {
   const w = await person(env.browser);
   const b = await person(env.browser);
@@ -112,10 +121,7 @@ test('abort_before_both_have_moved_and_not_after', async () => {
 });
 
 test('promotion_by_clicks_asks_for_the_piece_art_3_7_e', async () => {
-  const { w, b } = await newGame(async (p) => {
-    await p.locator('[data-testid=variant]').selectOption('fen');
-    await p.locator('input[placeholder^="rnbqkbnr"]').fill('7k/P7/8/8/8/8/8/K7 w - - 0 1');
-  });
+  const { w, b } = await newGame(fromFen('7k/P7/8/8/8/8/8/K7 w - - 0 1'));
   const A = w.page;
   const { clickMove, boardPieces } = await import('./harness.mjs');
   await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
@@ -157,10 +163,7 @@ test('art_9_1_2_1_an_offer_made_on_move_goes_with_the_move_and_is_accepted', asy
 test('art_5_2_2_a_move_that_leaves_a_dead_position_ends_the_game_at_once', async () => {
   // Before g4 the white king can still slip through g4 and win the black pawns; after it,
   // no king can ever cross the wall: nobody can mate.
-  const { w, b } = await newGame(async (p) => {
-    await p.locator('[data-testid=variant]').selectOption('fen');
-    await p.locator('input[placeholder^="rnbqkbnr"]').fill('8/2k5/8/1p1p2p1/1P1P4/6P1/2K5/8 w - - 0 1');
-  });
+  const { w, b } = await newGame(fromFen('8/2k5/8/1p1p2p1/1P1P4/6P1/2K5/8 w - - 0 1'));
   const A = w.page;
   await waitFor(async () => (await A.locator('[data-testid=status]').textContent()).includes('White to move'), 'start');
   assert.equal(await A.locator('[data-testid=result]').isVisible(), false, 'not over before the move');
@@ -176,11 +179,7 @@ test('art_5_2_2_a_move_that_leaves_a_dead_position_ends_the_game_at_once', async
 
 test('art_6_9_a_flag_falls_where_the_opponent_cannot_mate_and_it_is_a_draw', async () => {
   // White can mate, Black (a bare king) cannot: White's flag falling draws.
-  const { w, b } = await newGame(async (p) => {
-    await p.locator('[data-testid=tc-text]').fill('3s+0');
-    await p.locator('[data-testid=variant]').selectOption('fen');
-    await p.locator('input[placeholder^="rnbqkbnr"]').fill('4k3/8/8/8/8/8/8/Q3K3 w - - 0 1');
-  });
+  const { w, b } = await newGame(fromFen('4k3/8/8/8/8/8/8/Q3K3 w - - 0 1', '3s+0'));
   const A = w.page;
   await A.locator('[data-testid=result]').waitFor({ timeout: 10000 });
   assert.equal(
