@@ -120,6 +120,19 @@ pub(super) fn shorten(root: &Position, line: &[Move]) -> Vec<Move> {
     out
 }
 
+/// Do the moves of `line` from `root` all stand legal, and end with `side` giving mate?
+#[cfg(test)]
+pub(super) fn mates(root: &Position, side: Color, line: &[Move]) -> bool {
+    let mut p = *root;
+    for &m in line {
+        match p.play(m) {
+            Ok(next) => p = next,
+            Err(_) => return false,
+        }
+    }
+    p.is_checkmate() && p.turn() != side
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,17 +151,6 @@ mod tests {
             .collect()
     }
 
-    fn replay_mates(root: &Position, line: &[Move]) -> bool {
-        let mut p = *root;
-        for &m in line {
-            match p.play(m) {
-                Ok(next) => p = next,
-                Err(_) => return false,
-            }
-        }
-        p.is_checkmate()
-    }
-
     #[test]
     fn art_5_1_1_a_detour_back_to_the_start_is_cut_and_the_line_still_mates() {
         let root =
@@ -159,9 +161,9 @@ mod tests {
         // Ra2 Kd5 Ra1 Ke5 comes back to the root position: the shortened line skips it.
         let detour = moves(&root, &["Ra2", "Kd5", "Ra1", "Ke5"]);
         let long: Vec<Move> = detour.iter().chain(line.iter()).copied().collect();
-        assert!(replay_mates(&root, &long));
+        assert!(mates(&root, Color::White, &long));
         let short = shorten(&root, &long);
-        assert!(replay_mates(&root, &short), "still mates");
+        assert!(mates(&root, Color::White, &short), "still mates");
         assert!(
             short.len() <= line.len(),
             "{} > {}",

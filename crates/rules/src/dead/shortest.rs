@@ -97,19 +97,9 @@ impl Shortest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dead::line::mates;
     use crate::dead::{can_checkmate, Mode, Verdict};
     use crate::CastlingMode;
-
-    fn mates(root: &Position, side: Color, line: &[Move]) -> bool {
-        let mut p = *root;
-        for &m in line {
-            match p.play(m) {
-                Ok(next) => p = next,
-                Err(_) => return false,
-            }
-        }
-        p.is_checkmate() && p.turn() != side
-    }
 
     #[test]
     fn art_5_1_1_after_1_e4_e5_white_mates_in_two_moves_and_black_in_two_too() {
