@@ -24,25 +24,29 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-pub mod api;
-mod assets;
-pub mod computer;
+// Shared pieces, below every domain.
+pub mod db;
 pub mod error;
-pub mod live;
-pub mod referee;
-pub mod store;
+pub mod extract;
 pub mod token;
-pub mod ws;
 
+// Domains, each with its handlers, wire types, logic and queries.
+pub mod games;
+
+// The top: the web UI's files and the API document.
+mod assets;
+pub mod openapi;
+
+pub use db::Store;
 pub use error::{AppError, ErrorBody};
-pub use live::Hub;
-pub use store::Store;
+pub use games::computer;
+pub use games::Hub;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -51,12 +55,12 @@ pub struct Config {
     pub addr: SocketAddr,
     /// Database: a file path or `sqlite:` URL (embedded SQLite), or a `postgres://` URL.
     pub db: String,
-    /// Largest network lag credited to a move, ms (see [`live::LAG_ALLOWANCE_MS`]).
+    /// Largest network lag credited to a move, ms (see [`games::LAG_ALLOWANCE_MS`]).
     pub lag_allowance_ms: u64,
     /// Largest request body accepted, bytes.
     pub max_body_bytes: usize,
-    /// SQLite durability (see [`store::Sync`]).
-    pub sqlite_sync: store::Sync,
+    /// SQLite durability (see [`db::Sync`]).
+    pub sqlite_sync: db::Sync,
     /// Computer players' searches that may run at once, each on its own blocking thread
     /// (default: the number of CPUs).
     pub engine_threads: usize,
@@ -72,9 +76,9 @@ impl Default for Config {
         Self {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: "arbiter.db".into(),
-            lag_allowance_ms: live::LAG_ALLOWANCE_MS,
+            lag_allowance_ms: games::LAG_ALLOWANCE_MS,
             max_body_bytes: 16 * 1024,
-            sqlite_sync: store::Sync::default(),
+            sqlite_sync: db::Sync::default(),
             engine_threads: computer::default_engine_threads(),
             engine_max_think: computer::DEFAULT_MAX_THINK,
             uci_engines: Vec::new(),
@@ -87,7 +91,7 @@ impl Default for Config {
 pub enum ServerError {
     /// The database could not be opened or migrated.
     #[error(transparent)]
-    Store(#[from] store::StoreError),
+    Store(#[from] db::StoreError),
     /// The address could not be bound.
     #[error("cannot listen on {addr}")]
     Bind {
@@ -109,30 +113,26 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
-/// Shared state of the handlers.
+/// Shared state of the handlers; each domain's handlers take the part they need
+/// ([`FromRef`](axum::extract::FromRef)).
 #[derive(Clone)]
 pub struct AppState {
     /// The live games.
     pub hub: Arc<Hub>,
 }
 
+impl axum::extract::FromRef<AppState> for Arc<Hub> {
+    fn from_ref(s: &AppState) -> Self {
+        s.hub.clone()
+    }
+}
+
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
 pub fn app(state: AppState, max_body_bytes: usize) -> Router {
     let api = Router::new()
-        .route("/api/openapi.json", get(api::openapi))
-        .route("/api/games", post(api::create_game).get(api::list_games))
-        .route("/api/engines", get(api::list_engines))
-        .route("/api/games/{id}", get(api::get_game))
-        .route("/api/games/{id}/join", post(api::join_game))
-        .route("/api/games/{id}/pgn", get(api::get_pgn))
-        .route("/api/games/{id}/move", post(api::post_move))
-        .route("/api/games/{id}/draw", post(api::post_draw))
-        .route("/api/games/{id}/resign", post(api::post_resign))
-        .route("/api/games/{id}/abort", post(api::post_abort))
-        .route("/api/games/{id}/adjourn", post(api::post_adjourn))
-        .route("/api/games/{id}/resume", post(api::post_resume))
-        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/openapi.json", get(openapi::serve))
+        .merge(games::routes())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
     Router::new()

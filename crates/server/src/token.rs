@@ -27,6 +27,16 @@ pub fn game_id() -> String {
         .collect()
 }
 
+/// 64 random bits (a coin, a Chess960 position…).
+///
+/// # Panics
+/// If the operating system's random source fails.
+pub fn random_u64() -> u64 {
+    let mut b = [0u8; 8];
+    getrandom::getrandom(&mut b).expect("OS random source");
+    u64::from_le_bytes(b)
+}
+
 /// The stored form of a token: SHA-256, hex.
 pub fn hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))

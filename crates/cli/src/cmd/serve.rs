@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, default_value = "arbiter.db", env = "ARBITER_DB")]
     db: String,
     /// Largest network lag credited to a move, in ms (also the grace before a flag is declared).
-    #[arg(long, default_value_t = arbiter_server::live::LAG_ALLOWANCE_MS)]
+    #[arg(long, default_value_t = arbiter_server::games::LAG_ALLOWANCE_MS)]
     lag_allowance_ms: u64,
     /// SQLite: fsync every commit before acknowledging it (survives a power cut, not only a
     /// crash of the server); without it a commit is acknowledged once in the WAL file.
@@ -85,9 +85,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         db: args.db,
         lag_allowance_ms: args.lag_allowance_ms,
         sqlite_sync: if args.sqlite_sync_full {
-            arbiter_server::store::Sync::Full
+            arbiter_server::db::Sync::Full
         } else {
-            arbiter_server::store::Sync::Normal
+            arbiter_server::db::Sync::Normal
         },
         engine_threads: args.engine_threads.map_or_else(
             arbiter_server::computer::default_engine_threads,

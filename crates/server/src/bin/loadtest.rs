@@ -125,9 +125,9 @@ fn serve(opts: &Opts) {
             addr: opts.addr.parse().expect("--addr"),
             db: opts.db.clone().expect("--db"),
             sqlite_sync: if opts.sync_full {
-                arbiter_server::store::Sync::Full
+                arbiter_server::db::Sync::Full
             } else {
-                arbiter_server::store::Sync::Normal
+                arbiter_server::db::Sync::Normal
             },
             ..arbiter_server::Config::default()
         };

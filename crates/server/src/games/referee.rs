@@ -7,9 +7,28 @@ use arbiter_rules::{CastlingMode, Color, Position, SanError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::api::{Clocks, CreateGame, DrawAction, MoveView, Seat, Variant};
+use super::wire::{
+    AdjournRequest, Clocks, CreateGame, DrawAction, DrawRequest, MoveRequest, MoveView, Seat,
+    Variant,
+};
 use crate::error::{ApiResult, AppError};
-use crate::live::Action;
+
+/// An action of a seat holder.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Play a move.
+    Move(MoveRequest),
+    /// Offer, accept, decline or claim a draw.
+    Draw(DrawRequest),
+    /// Resign.
+    Resign,
+    /// Abort before both have moved.
+    Abort,
+    /// Seal a move and adjourn.
+    Seal(AdjournRequest),
+    /// Resume an adjourned game.
+    Resume,
+}
 
 /// A game's creation parameters as stored (normalised, validated).
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{watch, Semaphore};
 use tokio::time::Instant;
 
-use crate::api::{ComputerRequest, ComputerView, Seat};
+use super::wire::{ComputerRequest, ComputerView, Seat};
 use crate::error::{ApiResult, AppError};
 
 /// A computer opponent as the game's actor drives it: it chooses a move for the side to move,

@@ -25,17 +25,19 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::api::{AdjournRequest, DrawAction, DrawRequest, GameId, MoveRequest, WsQuery};
+use super::actor::Subscription;
+use super::handlers::GameId;
+use super::hub::Hub;
+use super::referee::Action;
+use super::wire::{AdjournRequest, DrawAction, DrawRequest, MoveRequest, WsQuery};
 use crate::error::{ApiResult, AppError};
-use crate::live::{Action, WireEvent};
-use crate::AppState;
 
 /// Largest client frame accepted.
 const MAX_FRAME: usize = 16 * 1024;
 
 /// The upgrade handler.
 pub async fn upgrade(
-    State(s): State<AppState>,
+    State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
@@ -46,7 +48,7 @@ pub async fn upgrade(
         return Err(AppError::bad_request("bad_query", "since must be ≥ 0"));
     }
     // Subscribe before upgrading so an unknown game is a plain 404.
-    let sub = s.hub.subscribe(&id, q.since).await?;
+    let sub = hub.subscribe(&id, q.since).await?;
     let token = q.token.or_else(|| {
         headers
             .get(header::AUTHORIZATION)
@@ -61,7 +63,7 @@ pub async fn upgrade(
         .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, s, id, token, sub)))
+        .on_upgrade(move |socket| session(socket, hub, id, token, sub)))
 }
 
 #[derive(Deserialize)]
@@ -115,28 +117,16 @@ fn error_msg(id: Option<Value>, e: &AppError) -> String {
     json!({"type": "error", "id": id, "error": b.error, "message": b.message}).to_string()
 }
 
-/// What a subscriber receives on connecting.
-pub struct Subscription {
-    /// The state, sent first when the client gave no `since`.
-    pub state: Option<Value>,
-    /// Events the client has not seen yet.
-    pub backlog: Vec<Arc<WireEvent>>,
-    /// Live events after the backlog.
-    pub rx: broadcast::Receiver<Arc<WireEvent>>,
-    /// Number of the last event in `state`/`backlog`.
-    pub last_seq: i64,
-}
-
 async fn session(
     socket: WebSocket,
-    s: AppState,
+    hub: Arc<Hub>,
     id: String,
     mut token: Option<String>,
     sub: Subscription,
 ) {
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = mpsc::channel::<Utf8Bytes>(64);
-    let mut closing = s.hub.closing();
+    let mut closing = hub.closing();
     let Subscription {
         state,
         backlog,
@@ -145,7 +135,7 @@ async fn session(
     } = sub;
 
     // Writer: the first state/backlog, then live events and replies, in order, without gaps.
-    let hub = s.hub.clone();
+    let reader_hub = hub.clone();
     let game_id = id.clone();
     let mut writer = tokio::spawn(async move {
         if let Some(state) = state {
@@ -273,7 +263,7 @@ async fn session(
                 req_id,
                 &AppError::Unauthorized("send a seat token first".into()),
             ),
-            Some(t) => match s.hub.act_quiet(&id, t, action).await {
+            Some(t) => match reader_hub.act_quiet(&id, t, action).await {
                 Ok(seq) => json!({"type": "ack", "id": req_id, "seq": seq}).to_string(),
                 Err(e) => error_msg(req_id, &e),
             },

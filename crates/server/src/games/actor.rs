@@ -19,45 +19,55 @@
 //! same allowance after a flag would fall before declaring it, so that a credited move in
 //! flight is not lost.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::sync::{broadcast, mpsc, oneshot, watch, OnceCell};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
-use crate::api::{
-    Ack, ColorChoice, CreateGame, DrawAction, DrawRequest, GameSummary, GameView, Lobby,
-    MoveRequest, Seat, SeatGrant, SeatsTaken, Variant,
-};
-use crate::computer::{self, ComputerKind, ComputerPlayer, ComputerSeat, Engines, GameClock};
+use super::computer::{self, ComputerPlayer, ComputerSeat, Engines, GameClock};
+use super::referee::{Action, Referee, Spec};
+use super::wire::{DrawAction, DrawRequest, GameView, MoveRequest, Seat, SeatGrant, SeatsTaken};
+use crate::db::{self, EventRow, GameUpdate, Store, Write};
 use crate::error::{ApiResult, AppError};
-use crate::referee::{Referee, Spec};
-use crate::store::{self, EventRow, GameRow, GameUpdate, Store, StoreError, Write};
 use crate::token;
-use crate::ws::Subscription;
 
 /// Largest network lag credited to one move, and the grace after a flag falls before the
 /// server declares it (ms).
 pub const LAG_ALLOWANCE_MS: u64 = 300;
 
-/// An action of a seat holder.
-#[derive(Debug, Clone)]
-pub enum Action {
-    /// Play a move.
-    Move(crate::api::MoveRequest),
-    /// Offer, accept, decline or claim a draw.
-    Draw(crate::api::DrawRequest),
-    /// Resign.
-    Resign,
-    /// Abort before both have moved.
-    Abort,
-    /// Seal a move and adjourn.
-    Seal(crate::api::AdjournRequest),
-    /// Resume an adjourned game.
-    Resume,
+/// What every game actor shares: the database, the engines, the lag allowance and the
+/// shutdown signal of WebSocket sessions.
+pub struct GameContext {
+    /// The database.
+    pub store: Store,
+    /// Largest network lag credited to a move, ms.
+    pub lag_allowance_ms: u64,
+    /// The engine threads of computer players.
+    pub engines: Arc<Engines>,
+    /// Set when WebSocket sessions must close (shutdown).
+    pub closing: watch::Sender<bool>,
+}
+
+impl GameContext {
+    /// A receiver told when WebSocket sessions must close.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+}
+
+/// What a subscriber receives on connecting.
+pub struct Subscription {
+    /// The state, sent first when the client gave no `since`.
+    pub state: Option<Value>,
+    /// Events the client has not seen yet.
+    pub backlog: Vec<Arc<WireEvent>>,
+    /// Live events after the backlog.
+    pub rx: broadcast::Receiver<Arc<WireEvent>>,
+    /// Number of the last event in `state`/`backlog`.
+    pub last_seq: i64,
 }
 
 /// An event as sent to clients (pre-serialised once, shared by every subscriber).
@@ -69,405 +79,55 @@ pub struct WireEvent {
     pub json: axum::extract::ws::Utf8Bytes,
 }
 
-type Reply<T> = oneshot::Sender<ApiResult<T>>;
+/// Where an actor sends its answer.
+pub type Reply<T> = oneshot::Sender<ApiResult<T>>;
 
-enum Cmd {
+/// A command to a game actor.
+pub enum Cmd {
+    /// Take the free seat.
     Join(Reply<SeatGrant>),
+    /// The whole state.
     View(Reply<GameView>),
+    /// An action of the seat holding `token`; the answer has the state when `view`.
     Act {
+        /// The seat token.
         token: String,
+        /// What to do.
         action: Action,
+        /// Answer with the state too.
         view: bool,
+        /// The event number (and the state).
         reply: Reply<(i64, Option<GameView>)>,
     },
+    /// Subscribe to the events after `since` (or a state snapshot).
     Subscribe {
+        /// Last event number the subscriber saw.
         since: Option<i64>,
+        /// The subscription.
         reply: Reply<Subscription>,
     },
+    /// The events after `after` (a lagging subscriber catching up).
     Since {
+        /// Last event number seen.
         after: i64,
+        /// The events.
         reply: Reply<Vec<Arc<WireEvent>>>,
     },
+    /// The game in PGN.
     Pgn(Reply<String>),
     /// The computer player's answer (see [`computer::think`]); `None` if it failed.
     Computer {
+        /// The search it answers.
         ticket: u64,
+        /// The answer.
         answer: ComputerAnswer,
     },
 }
 
-#[derive(Clone)]
-struct Handle {
-    tx: mpsc::Sender<Cmd>,
-    gen: u64,
-}
-
-/// The registry of live games.
-pub struct Hub {
-    store: Store,
-    lag_allowance_ms: u64,
-    engines: Arc<Engines>,
-    games: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
-    next_gen: AtomicU64,
-    closing: watch::Sender<bool>,
-}
-
-impl std::fmt::Debug for Hub {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Hub")
-            .field("lag_allowance_ms", &self.lag_allowance_ms)
-            .finish()
-    }
-}
-
-fn store_err(e: StoreError) -> AppError {
-    match e {
-        StoreError::WriterGone => AppError::Unavailable("the server is shutting down".into()),
-        other => AppError::Internal(other.to_string()),
-    }
-}
-
-fn random_u64() -> u64 {
-    let mut b = [0u8; 8];
-    getrandom::getrandom(&mut b).expect("OS random source");
-    u64::from_le_bytes(b)
-}
-
-impl Hub {
-    /// A hub over `store`; computer players search on `engines`.
-    pub fn new(store: Store, lag_allowance_ms: u64, engines: Arc<Engines>) -> Arc<Self> {
-        Arc::new(Self {
-            store,
-            lag_allowance_ms,
-            engines,
-            games: Mutex::new(HashMap::new()),
-            next_gen: AtomicU64::new(1),
-            closing: watch::channel(false).0,
-        })
-    }
-
-    /// The database.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// The engine threads of computer players.
-    pub fn engines(&self) -> &Arc<Engines> {
-        &self.engines
-    }
-
-    /// A receiver told when WebSocket sessions must close (shutdown).
-    pub fn closing(&self) -> watch::Receiver<bool> {
-        self.closing.subscribe()
-    }
-
-    /// Ask every WebSocket session to close.
-    pub fn close_sockets(&self) {
-        let _ = self.closing.send(true);
-    }
-
-    /// Stop: close sockets and stop the computers' searches. Game actors stop with the
-    /// runtime; everything acknowledged is already committed.
-    pub async fn shutdown(&self) {
-        self.close_sockets();
-    }
-
-    /// Load every running game so that its clock and flag timer run again after a restart.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn restore_running(self: &Arc<Self>) -> Result<usize, StoreError> {
-        let mut n = 0;
-        for status in ["playing", "adjourned"] {
-            let rows = self.store.games_with_status(status, i64::MAX).await?;
-            for row in rows {
-                match self.handle(&row.id).await {
-                    Ok(_) => n += 1,
-                    Err(e) => tracing::error!(game = %row.id, error = %e, "cannot restore game"),
-                }
-            }
-        }
-        Ok(n)
-    }
-
-    /// Create a game and take the creator's seat. With a computer opponent, the other seat is
-    /// the computer's and the game has started when this returns.
-    ///
-    /// # Errors
-    /// A 4xx naming what is wrong with the request (time control, FEN, position number, rules,
-    /// computer level); nothing is stored then.
-    pub async fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<SeatGrant> {
-        let spec = Spec::from_request(&req, random_u64())?;
-        // Validate everything by building the game once.
-        Referee::new(&spec)?;
-        let computer = req
-            .computer
-            .as_ref()
-            .map(|c| ComputerKind::from_request(c, &self.engines))
-            .transpose()?;
-        if let Some(ComputerKind::External { name, .. }) = &computer {
-            if spec.variant == Variant::Chess960
-                && !self.engines.external(name).is_some_and(|e| e.chess960)
-            {
-                return Err(AppError::bad_request(
-                    "engine_cannot_play_chess960",
-                    format!("the engine '{name}' does not play Chess960 (no UCI_Chess960 option)"),
-                ));
-            }
-        }
-        let seat = match req.color {
-            ColorChoice::White => Seat::White,
-            ColorChoice::Black => Seat::Black,
-            ColorChoice::Random => {
-                if random_u64() & 1 == 0 {
-                    Seat::White
-                } else {
-                    Seat::Black
-                }
-            }
-        };
-        let tok = token::generate();
-        let now = store::now_unix_ms();
-        let id = token::game_id();
-        let hash = Some(token::hash(&tok));
-        let computer = computer.map(|player| ComputerSeat {
-            seat: seat.other(),
-            player,
-        });
-        // The computer's seat is taken like a person's, with a token nobody holds.
-        let machine = computer.as_ref().map(|_| token::hash(&token::generate()));
-        let row = GameRow {
-            id: id.clone(),
-            created_at: now,
-            updated_at: now,
-            spec: serde_json::to_string(&spec).map_err(|e| AppError::Internal(e.to_string()))?,
-            time_control: spec.time_control.clone(),
-            variant: spec.variant.as_str().to_owned(),
-            white_hash: if seat == Seat::White {
-                hash.clone()
-            } else {
-                machine.clone()
-            },
-            black_hash: if seat == Seat::Black { hash } else { machine },
-            status: "waiting".into(),
-            result: None,
-            termination: None,
-            last_seq: 0,
-            computer: computer
-                .as_ref()
-                .map(serde_json::to_string)
-                .transpose()
-                .map_err(|e| AppError::Internal(e.to_string()))?,
-        };
-        self.store
-            .write(Write::Create(row))
-            .await
-            .map_err(store_err)?;
-        if computer.is_some() {
-            // Both seats are taken: loading the game starts it (Art. 6.6), and the computer
-            // thinks at once if it has White.
-            let view = self.view(&id).await?;
-            if view.status != "playing" {
-                return Err(AppError::Unavailable(
-                    "the game against the computer could not start; retry".into(),
-                ));
-            }
-        }
-        Ok(SeatGrant {
-            id,
-            seat,
-            token: tok,
-        })
-    }
-
-    async fn handle(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
-        let cell = {
-            let mut games = self.games.lock().expect("hub lock");
-            games.entry(id.to_owned()).or_default().clone()
-        };
-        let r = cell
-            .get_or_try_init(|| async {
-                let gen = self.next_gen.fetch_add(1, Ordering::Relaxed);
-                let mut actor = GameActor::load(self.clone(), id, gen).await?;
-                let (tx, rx) = mpsc::channel(256);
-                actor.me = Some(tx.downgrade());
-                tokio::spawn(actor.run(rx));
-                Ok::<_, AppError>(Handle { tx, gen })
-            })
-            .await
-            .cloned();
-        if r.is_err() {
-            // Do not cache a failure (unknown game, database down).
-            let mut games = self.games.lock().expect("hub lock");
-            if games.get(id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
-                games.remove(id);
-            }
-        }
-        r
-    }
-
-    fn forget(&self, id: &str, gen: u64) {
-        let mut games = self.games.lock().expect("hub lock");
-        if games
-            .get(id)
-            .and_then(|c| c.get())
-            .is_some_and(|h| h.gen == gen)
-        {
-            games.remove(id);
-        }
-    }
-
-    async fn call<T>(self: &Arc<Self>, id: &str, make: impl Fn(Reply<T>) -> Cmd) -> ApiResult<T> {
-        // An actor that has just unloaded itself: reload once.
-        for _ in 0..2 {
-            let h = self.handle(id).await?;
-            let (tx, rx) = oneshot::channel();
-            if h.tx.send(make(tx)).await.is_err() {
-                self.forget(id, h.gen);
-                continue;
-            }
-            match rx.await {
-                Ok(r) => return r,
-                Err(_) => {
-                    self.forget(id, h.gen);
-                    continue;
-                }
-            }
-        }
-        Err(AppError::Unavailable(
-            "the game is being reloaded; retry".into(),
-        ))
-    }
-
-    /// Take the free seat; the game starts (Art. 6.6).
-    ///
-    /// # Errors
-    /// 404 unknown game, 409 both seats taken.
-    pub async fn join(self: &Arc<Self>, id: &str) -> ApiResult<SeatGrant> {
-        self.call(id, Cmd::Join).await
-    }
-
-    /// The whole state of a game, clocks as of now.
-    ///
-    /// # Errors
-    /// 404 unknown game.
-    pub async fn view(self: &Arc<Self>, id: &str) -> ApiResult<GameView> {
-        self.call(id, Cmd::View).await
-    }
-
-    /// The game in PGN.
-    ///
-    /// # Errors
-    /// 404 unknown game.
-    pub async fn pgn(self: &Arc<Self>, id: &str) -> ApiResult<String> {
-        self.call(id, Cmd::Pgn).await
-    }
-
-    /// Perform `action` for the seat holding `token`; returns the event number and the state.
-    ///
-    /// # Errors
-    /// 401 bad token, 404 unknown game, 409 out of turn / finished / not started, 422 illegal.
-    pub async fn act(self: &Arc<Self>, id: &str, token: &str, action: Action) -> ApiResult<Ack> {
-        let (seq, game) = self
-            .call(id, |reply| Cmd::Act {
-                token: token.to_owned(),
-                action: action.clone(),
-                view: true,
-                reply,
-            })
-            .await?;
-        let game = game.ok_or_else(|| AppError::Internal("no view".into()))?;
-        Ok(Ack { seq, game })
-    }
-
-    /// As [`Hub::act`], returning only the event number (the WebSocket path).
-    ///
-    /// # Errors
-    /// As [`Hub::act`].
-    pub async fn act_quiet(
-        self: &Arc<Self>,
-        id: &str,
-        token: &str,
-        action: Action,
-    ) -> ApiResult<i64> {
-        self.call(id, |reply| Cmd::Act {
-            token: token.to_owned(),
-            action: action.clone(),
-            view: false,
-            reply,
-        })
-        .await
-        .map(|(seq, _)| seq)
-    }
-
-    /// Subscribe to a game's events after `since` (or a state snapshot if `None`).
-    ///
-    /// # Errors
-    /// 404 unknown game.
-    pub async fn subscribe(
-        self: &Arc<Self>,
-        id: &str,
-        since: Option<i64>,
-    ) -> ApiResult<Subscription> {
-        self.call(id, |reply| Cmd::Subscribe { since, reply }).await
-    }
-
-    /// Events after `after` (a lagging subscriber catching up).
-    ///
-    /// # Errors
-    /// 404 unknown game.
-    pub async fn events_since(
-        self: &Arc<Self>,
-        id: &str,
-        after: i64,
-    ) -> ApiResult<Vec<Arc<WireEvent>>> {
-        self.call(id, |reply| Cmd::Since { after, reply }).await
-    }
-
-    /// Open and running games.
-    ///
-    /// # Errors
-    /// Database errors (500).
-    pub async fn lobby(&self) -> ApiResult<Lobby> {
-        let summary = |r: GameRow| GameSummary {
-            open_seat: match (&r.white_hash, &r.black_hash) {
-                (None, Some(_)) => Some(Seat::White),
-                (Some(_), None) => Some(Seat::Black),
-                _ => None,
-            },
-            computer: r
-                .computer
-                .as_deref()
-                .and_then(|c| serde_json::from_str::<ComputerSeat>(c).ok())
-                .map(|c| c.view()),
-            id: r.id,
-            status: r.status,
-            time_control: r.time_control,
-            variant: r.variant,
-            created_at: r.created_at,
-        };
-        let open = self
-            .store
-            .games_with_status("waiting", 100)
-            .await
-            .map_err(store_err)?;
-        let playing = self
-            .store
-            .games_with_status("playing", 100)
-            .await
-            .map_err(store_err)?;
-        Ok(Lobby {
-            open: open.into_iter().map(summary).collect(),
-            playing: playing.into_iter().map(summary).collect(),
-        })
-    }
-}
-
 /// The actor of one game.
-struct GameActor {
-    hub: Arc<Hub>,
+pub struct GameActor {
+    ctx: Arc<GameContext>,
     id: String,
-    gen: u64,
     created_at: i64,
     spec: Spec,
     referee: Referee,
@@ -488,7 +148,7 @@ struct GameActor {
 
 /// What a computer's search gave the actor: an answer, or an error with the player back
 /// (`Some`), or nothing (the player panicked and is lost).
-type ComputerAnswer = Result<computer::Answer, Option<Box<dyn ComputerPlayer>>>;
+pub type ComputerAnswer = Result<computer::Answer, Option<Box<dyn ComputerPlayer>>>;
 
 /// A computer seat in a live game.
 struct Computer {
@@ -533,17 +193,37 @@ struct Thinking {
 }
 
 impl GameActor {
-    async fn load(hub: Arc<Hub>, id: &str, gen: u64) -> ApiResult<Self> {
-        let row = hub
+    /// Load game `id` from the database and start its actor task; `on_exit` runs when the
+    /// actor stops (idle, or every sender gone).
+    ///
+    /// # Errors
+    /// 404 unknown game; 500 a log that cannot be replayed or a database error.
+    pub async fn spawn(
+        ctx: Arc<GameContext>,
+        id: &str,
+        on_exit: impl FnOnce() + Send + 'static,
+    ) -> ApiResult<mpsc::Sender<Cmd>> {
+        let mut actor = Self::load(ctx, id).await?;
+        let (tx, rx) = mpsc::channel(256);
+        actor.me = Some(tx.downgrade());
+        tokio::spawn(async move {
+            actor.run(rx).await;
+            on_exit();
+        });
+        Ok(tx)
+    }
+
+    async fn load(ctx: Arc<GameContext>, id: &str) -> ApiResult<Self> {
+        let row = ctx
             .store
             .game(id)
             .await
-            .map_err(store_err)?
+            .map_err(AppError::from)?
             .ok_or_else(|| AppError::game_not_found(id))?;
         let spec: Spec = serde_json::from_str(&row.spec)
             .map_err(|e| AppError::Internal(format!("game {id}: bad spec: {e}")))?;
         let mut referee = Referee::new(&spec)?;
-        let rows = hub.store.events(id, 0).await.map_err(store_err)?;
+        let rows = ctx.store.events(id, 0).await.map_err(AppError::from)?;
         let mut log = Vec::with_capacity(rows.len());
         let mut base_t = 0;
         for (i, ev) in rows.iter().enumerate() {
@@ -573,7 +253,7 @@ impl GameActor {
                     AppError::Internal(format!("game {id}: bad computer seat: {e}"))
                 })?;
                 Some(Computer {
-                    player: Some(seat.player.build(&hub.engines)?),
+                    player: Some(seat.player.build(&ctx.engines)?),
                     seat,
                     thinking: None,
                     next_ticket: 1,
@@ -591,9 +271,8 @@ impl GameActor {
         };
         Ok(Self {
             stored_status,
-            hub,
+            ctx,
             id: id.to_owned(),
-            gen,
             created_at: row.created_at,
             spec,
             referee,
@@ -683,7 +362,7 @@ impl GameActor {
             return None;
         }
         let deadline = self.referee.flag_deadline()?;
-        Some(self.instant_of(deadline + self.hub.lag_allowance_ms))
+        Some(self.instant_of(deadline + self.ctx.lag_allowance_ms))
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
@@ -761,7 +440,6 @@ impl GameActor {
                 }
             }
         }
-        self.hub.forget(&self.id, self.gen);
     }
 
     fn since(&self, after: i64) -> Vec<Arc<WireEvent>> {
@@ -832,7 +510,7 @@ impl GameActor {
         let game = self.referee.game();
         let may_rule = game.next_deadline().is_some_and(|d| d <= t)
             || game.config().rules.illegal_moves == arbiter_game::IllegalMovePolicy::FidePenalties;
-        let lag = self.hub.lag_allowance_ms;
+        let lag = self.ctx.lag_allowance_ms;
         let referee = &mut self.referee;
         let r = off_the_runtime(may_rule, || referee.act(seat, action, t, lag));
         // A refused action changes nothing, except that the game may have found the mover's
@@ -959,8 +637,8 @@ impl GameActor {
             base_t: self.base_t,
             base: self.base,
         };
-        let engines = self.hub.engines.clone();
-        let closing = self.hub.closing();
+        let engines = self.ctx.engines.clone();
+        let closing = self.ctx.closing();
         let me = self.me.clone();
         tokio::spawn(async move {
             let answer = match computer::think(engines, player, game, clock, stop, closing).await {
@@ -1002,7 +680,7 @@ impl GameActor {
                 // The player failed (and was lost with its thread): a fresh one, which will
                 // not be asked about this position again (the computer's flag will fall).
                 tracing::error!(game = %self.id, "the computer player failed");
-                c.player = c.seat.player.build(&self.hub.engines).ok();
+                c.player = c.seat.player.build(&self.ctx.engines).ok();
                 if let Some(th) = c.thinking.take_if(|th| th.ticket == ticket) {
                     c.stuck_at = Some(th.ply);
                 }
@@ -1102,7 +780,7 @@ impl GameActor {
         black_hash: Option<String>,
     ) -> ApiResult<i64> {
         let first = self.last_seq() + 1;
-        let now = store::now_unix_ms();
+        let now = db::now_unix_ms();
         let mut rows = Vec::new();
         let mut wires = Vec::new();
         for (i, ev) in self.referee.events_from(n0).iter().enumerate() {
@@ -1134,11 +812,11 @@ impl GameActor {
                 white_hash,
                 black_hash,
             });
-        self.hub
+        self.ctx
             .store
             .write(Write::Append(rows, update))
             .await
-            .map_err(store_err)?;
+            .map_err(AppError::from)?;
         self.stored_status = status;
         for ev in wires {
             self.log.push(ev.clone());

@@ -1,0 +1,41 @@
+//! The embedded migrations: the SQL files under `crates/server/migrations`, one schema for
+//! SQLite and PostgreSQL.
+
+use std::borrow::Cow;
+
+use sqlx::migrate::{Migration, MigrationSource, MigrationType};
+
+/// The embedded migrations (the SQL files under `crates/server/migrations`).
+#[derive(Debug)]
+pub(super) struct Embedded;
+
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "games", include_str!("../../migrations/0001_games.sql")),
+    (
+        2,
+        "computer",
+        include_str!("../../migrations/0002_computer.sql"),
+    ),
+];
+
+impl MigrationSource<'static> for Embedded {
+    fn resolve(
+        self,
+    ) -> futures_util::future::BoxFuture<'static, Result<Vec<Migration>, sqlx::error::BoxDynError>>
+    {
+        Box::pin(async {
+            Ok(MIGRATIONS
+                .iter()
+                .map(|(v, d, sql)| {
+                    Migration::new(
+                        *v,
+                        Cow::Borrowed(*d),
+                        MigrationType::Simple,
+                        Cow::Borrowed(*sql),
+                        false,
+                    )
+                })
+                .collect())
+        })
+    }
+}

@@ -1,0 +1,68 @@
+//! The group-commit writer and SQLite's checkpointer.
+
+use std::time::Duration;
+
+use sqlx::AnyPool;
+use tokio::sync::{mpsc, oneshot};
+
+use super::error::StoreError;
+use super::log::{commit_batch, Write};
+
+/// A write and where to acknowledge it.
+pub(super) type Job = (Write, oneshot::Sender<Result<(), StoreError>>);
+
+/// Largest number of writes committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+/// Copies the SQLite write-ahead log into the database file twice a second, without blocking
+/// the writer (`PASSIVE`), so that no commit waits for a checkpoint.
+pub(super) async fn checkpointer(pool: AnyPool) {
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if pool.is_closed() {
+            break;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            if pool.is_closed() {
+                break;
+            }
+            tracing::warn!(error = %e, "WAL checkpoint failed");
+        }
+    }
+}
+
+/// The group-commit writer: takes every queued write, commits them in one transaction,
+/// then acknowledges each. If a batch fails, its writes are retried one by one so that
+/// one bad write cannot fail the others.
+pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
+    let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
+        let batch: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
+        match commit_batch(&pool, &batch).await {
+            Ok(()) => {
+                for (_, ack) in jobs.drain(..) {
+                    let _ = ack.send(Ok(()));
+                }
+            }
+            Err(e) if jobs.len() == 1 => {
+                tracing::warn!(error = %e, "write failed");
+                for (_, ack) in jobs.drain(..) {
+                    let _ = ack.send(Err(StoreError::Write(e.to_string())));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, n = jobs.len(), "batch failed, retrying one by one");
+                for (w, ack) in jobs.drain(..) {
+                    let r = commit_batch(&pool, &[&w]).await;
+                    let _ = ack.send(r.map_err(|e| StoreError::Write(e.to_string())));
+                }
+            }
+        }
+    }
+    tracing::debug!("database writer stopped");
+}

@@ -1,0 +1,194 @@
+//! The HTTP handlers of games: create, join, view, PGN, actions, the list of games.
+
+use std::sync::Arc;
+
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use super::hub::Hub;
+use super::referee::Action;
+use super::wire::{
+    Ack, AdjournRequest, CreateGame, DrawRequest, EnginesView, ExternalEngineView, GameView, Lobby,
+    MoveRequest, SeatGrant,
+};
+use crate::error::{ApiResult, AppError, ErrorBody};
+use crate::extract::{Bearer, JsonBody};
+
+/// The game id taken from the path.
+#[derive(Debug, Clone)]
+pub struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let Path(id) = Path::<String>::from_request_parts(parts, state).await?;
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(AppError::game_not_found(&id));
+        }
+        Ok(Self(id))
+    }
+}
+
+#[utoipa::path(post, path = "/api/games", request_body = CreateGame,
+    responses((status = 201, body = SeatGrant), (status = 400, body = ErrorBody),
+              (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Create a game and take a seat. With `computer`, the other seat is the server's engine and
+/// the game starts at once.
+pub async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    JsonBody(req): JsonBody<CreateGame>,
+) -> ApiResult<(StatusCode, Json<SeatGrant>)> {
+    let grant = hub.create(req).await?;
+    Ok((StatusCode::CREATED, Json(grant)))
+}
+
+#[utoipa::path(get, path = "/api/engines", responses((status = 200, body = EnginesView)))]
+/// The computer opponents offered: the built-in levels and the configured external engines.
+pub async fn list_engines(State(hub): State<Arc<Hub>>) -> Json<EnginesView> {
+    let engines = hub.engines();
+    Json(EnginesView {
+        levels: (1..=8).collect(),
+        external: engines
+            .externals()
+            .map(|e| ExternalEngineView {
+                name: e.config.name.clone(),
+                id_name: e.id_name.clone(),
+            })
+            .collect(),
+    })
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
+    responses((status = 200, body = SeatGrant), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+/// Take the free seat; the game and the clock of the side to move start (Art. 6.6).
+pub async fn join_game(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+) -> ApiResult<Json<SeatGrant>> {
+    Ok(Json(hub.join(&id).await?))
+}
+
+#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
+    responses((status = 200, body = GameView), (status = 404, body = ErrorBody)))]
+/// The whole state of a game.
+pub async fn get_game(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(hub.view(&id).await?))
+}
+
+#[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
+    responses((status = 200, body = String, content_type = "application/x-chess-pgn"),
+              (status = 404, body = ErrorBody)))]
+/// The game in PGN.
+pub async fn get_pgn(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> ApiResult<Response> {
+    let pgn = hub.pgn(&id).await?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        pgn,
+    )
+        .into_response())
+}
+
+#[utoipa::path(get, path = "/api/games", responses((status = 200, body = Lobby)))]
+/// Open games waiting for an opponent and running games to watch.
+pub async fn list_games(State(hub): State<Arc<Hub>>) -> ApiResult<Json<Lobby>> {
+    Ok(Json(hub.lobby().await?))
+}
+
+async fn act(hub: &Arc<Hub>, id: &str, token: &str, action: Action) -> ApiResult<Json<Ack>> {
+    Ok(Json(hub.act(id, token, action).await?))
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/move", params(("id" = String, Path)),
+    request_body = MoveRequest, security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Play a move (acknowledged once committed).
+pub async fn post_move(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> ApiResult<Json<Ack>> {
+    act(&hub, &id, &token, Action::Move(req)).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/draw", params(("id" = String, Path)),
+    request_body = DrawRequest, security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Offer, accept, decline or claim a draw.
+pub async fn post_draw(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<DrawRequest>,
+) -> ApiResult<Json<Ack>> {
+    act(&hub, &id, &token, Action::Draw(req)).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/resign", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Resign (Art. 5.1.2).
+pub async fn post_resign(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+) -> ApiResult<Json<Ack>> {
+    act(&hub, &id, &token, Action::Resign).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/abort", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Abort a game before both players have moved (online convention).
+pub async fn post_abort(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+) -> ApiResult<Json<Ack>> {
+    act(&hub, &id, &token, Action::Abort).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/adjourn", params(("id" = String, Path)),
+    request_body = AdjournRequest, security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Adjourn the game by sealing the next move (Guideline I); its clock stops.
+pub async fn post_adjourn(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+    JsonBody(req): JsonBody<AdjournRequest>,
+) -> ApiResult<Json<Ack>> {
+    act(&hub, &id, &token, Action::Seal(req)).await
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/resume", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = Ack), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Resume an adjourned game: the sealed move is played and the opponent's clock starts.
+pub async fn post_resume(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Bearer(token): Bearer,
+) -> ApiResult<Json<Ack>> {
+    act(&hub, &id, &token, Action::Resume).await
+}

@@ -1,0 +1,378 @@
+//! The registry of live games: finds or loads a game's actor and passes it commands; creates
+//! games; lists the open and running ones.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::{mpsc, oneshot, watch, OnceCell};
+
+use super::actor::{Cmd, GameActor, GameContext, Reply, Subscription, WireEvent};
+use super::computer::{ComputerKind, ComputerSeat, Engines};
+use super::referee::{Action, Referee, Spec};
+use super::wire::{
+    Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, Seat, SeatGrant, Variant,
+};
+use crate::db::{self, GameRow, Store, StoreError, Write};
+use crate::error::{ApiResult, AppError};
+use crate::token;
+
+#[derive(Clone)]
+struct Handle {
+    tx: mpsc::Sender<Cmd>,
+    gen: u64,
+}
+
+/// The registry of live games.
+pub struct Hub {
+    ctx: Arc<GameContext>,
+    games: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
+    next_gen: AtomicU64,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub")
+            .field("lag_allowance_ms", &self.ctx.lag_allowance_ms)
+            .finish()
+    }
+}
+
+impl Hub {
+    /// A hub over `store`; computer players search on `engines`.
+    pub fn new(store: Store, lag_allowance_ms: u64, engines: Arc<Engines>) -> Arc<Self> {
+        Arc::new(Self {
+            ctx: Arc::new(GameContext {
+                store,
+                lag_allowance_ms,
+                engines,
+                closing: watch::channel(false).0,
+            }),
+            games: Mutex::new(HashMap::new()),
+            next_gen: AtomicU64::new(1),
+        })
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.ctx.store
+    }
+
+    /// The engine threads of computer players.
+    pub fn engines(&self) -> &Arc<Engines> {
+        &self.ctx.engines
+    }
+
+    /// A receiver told when WebSocket sessions must close (shutdown).
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.ctx.closing()
+    }
+
+    /// Ask every WebSocket session to close.
+    pub fn close_sockets(&self) {
+        let _ = self.ctx.closing.send(true);
+    }
+
+    /// Stop: close sockets and stop the computers' searches. Game actors stop with the
+    /// runtime; everything acknowledged is already committed.
+    pub async fn shutdown(&self) {
+        self.close_sockets();
+    }
+
+    /// Load every running game so that its clock and flag timer run again after a restart.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn restore_running(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for status in ["playing", "adjourned"] {
+            let rows = self.ctx.store.games_with_status(status, i64::MAX).await?;
+            for row in rows {
+                match self.handle(&row.id).await {
+                    Ok(_) => n += 1,
+                    Err(e) => tracing::error!(game = %row.id, error = %e, "cannot restore game"),
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Create a game and take the creator's seat. With a computer opponent, the other seat is
+    /// the computer's and the game has started when this returns.
+    ///
+    /// # Errors
+    /// A 4xx naming what is wrong with the request (time control, FEN, position number, rules,
+    /// computer level); nothing is stored then.
+    pub async fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<SeatGrant> {
+        let spec = Spec::from_request(&req, token::random_u64())?;
+        // Validate everything by building the game once.
+        Referee::new(&spec)?;
+        let computer = req
+            .computer
+            .as_ref()
+            .map(|c| ComputerKind::from_request(c, &self.ctx.engines))
+            .transpose()?;
+        if let Some(ComputerKind::External { name, .. }) = &computer {
+            if spec.variant == Variant::Chess960
+                && !self.ctx.engines.external(name).is_some_and(|e| e.chess960)
+            {
+                return Err(AppError::bad_request(
+                    "engine_cannot_play_chess960",
+                    format!("the engine '{name}' does not play Chess960 (no UCI_Chess960 option)"),
+                ));
+            }
+        }
+        let seat = match req.color {
+            ColorChoice::White => Seat::White,
+            ColorChoice::Black => Seat::Black,
+            ColorChoice::Random => {
+                if token::random_u64() & 1 == 0 {
+                    Seat::White
+                } else {
+                    Seat::Black
+                }
+            }
+        };
+        let tok = token::generate();
+        let now = db::now_unix_ms();
+        let id = token::game_id();
+        let hash = Some(token::hash(&tok));
+        let computer = computer.map(|player| ComputerSeat {
+            seat: seat.other(),
+            player,
+        });
+        // The computer's seat is taken like a person's, with a token nobody holds.
+        let machine = computer.as_ref().map(|_| token::hash(&token::generate()));
+        let row = GameRow {
+            id: id.clone(),
+            created_at: now,
+            updated_at: now,
+            spec: serde_json::to_string(&spec).map_err(|e| AppError::Internal(e.to_string()))?,
+            time_control: spec.time_control.clone(),
+            variant: spec.variant.as_str().to_owned(),
+            white_hash: if seat == Seat::White {
+                hash.clone()
+            } else {
+                machine.clone()
+            },
+            black_hash: if seat == Seat::Black { hash } else { machine },
+            status: "waiting".into(),
+            result: None,
+            termination: None,
+            last_seq: 0,
+            computer: computer
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(|e| AppError::Internal(e.to_string()))?,
+        };
+        self.ctx
+            .store
+            .write(Write::Create(row))
+            .await
+            .map_err(AppError::from)?;
+        if computer.is_some() {
+            // Both seats are taken: loading the game starts it (Art. 6.6), and the computer
+            // thinks at once if it has White.
+            let view = self.view(&id).await?;
+            if view.status != "playing" {
+                return Err(AppError::Unavailable(
+                    "the game against the computer could not start; retry".into(),
+                ));
+            }
+        }
+        Ok(SeatGrant {
+            id,
+            seat,
+            token: tok,
+        })
+    }
+
+    async fn handle(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
+        let cell = {
+            let mut games = self.games.lock().expect("hub lock");
+            games.entry(id.to_owned()).or_default().clone()
+        };
+        let r = cell
+            .get_or_try_init(|| async {
+                let gen = self.next_gen.fetch_add(1, Ordering::Relaxed);
+                let hub = Arc::downgrade(self);
+                let gone = id.to_owned();
+                let tx = GameActor::spawn(self.ctx.clone(), id, move || {
+                    if let Some(hub) = hub.upgrade() {
+                        hub.forget(&gone, gen);
+                    }
+                })
+                .await?;
+                Ok::<_, AppError>(Handle { tx, gen })
+            })
+            .await
+            .cloned();
+        if r.is_err() {
+            // Do not cache a failure (unknown game, database down).
+            let mut games = self.games.lock().expect("hub lock");
+            if games.get(id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                games.remove(id);
+            }
+        }
+        r
+    }
+
+    fn forget(&self, id: &str, gen: u64) {
+        let mut games = self.games.lock().expect("hub lock");
+        if games
+            .get(id)
+            .and_then(|c| c.get())
+            .is_some_and(|h| h.gen == gen)
+        {
+            games.remove(id);
+        }
+    }
+
+    async fn call<T>(self: &Arc<Self>, id: &str, make: impl Fn(Reply<T>) -> Cmd) -> ApiResult<T> {
+        // An actor that has just unloaded itself: reload once.
+        for _ in 0..2 {
+            let h = self.handle(id).await?;
+            let (tx, rx) = oneshot::channel();
+            if h.tx.send(make(tx)).await.is_err() {
+                self.forget(id, h.gen);
+                continue;
+            }
+            match rx.await {
+                Ok(r) => return r,
+                Err(_) => {
+                    self.forget(id, h.gen);
+                    continue;
+                }
+            }
+        }
+        Err(AppError::Unavailable(
+            "the game is being reloaded; retry".into(),
+        ))
+    }
+
+    /// Take the free seat; the game starts (Art. 6.6).
+    ///
+    /// # Errors
+    /// 404 unknown game, 409 both seats taken.
+    pub async fn join(self: &Arc<Self>, id: &str) -> ApiResult<SeatGrant> {
+        self.call(id, Cmd::Join).await
+    }
+
+    /// The whole state of a game, clocks as of now.
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn view(self: &Arc<Self>, id: &str) -> ApiResult<GameView> {
+        self.call(id, Cmd::View).await
+    }
+
+    /// The game in PGN.
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn pgn(self: &Arc<Self>, id: &str) -> ApiResult<String> {
+        self.call(id, Cmd::Pgn).await
+    }
+
+    /// Perform `action` for the seat holding `token`; returns the event number and the state.
+    ///
+    /// # Errors
+    /// 401 bad token, 404 unknown game, 409 out of turn / finished / not started, 422 illegal.
+    pub async fn act(self: &Arc<Self>, id: &str, token: &str, action: Action) -> ApiResult<Ack> {
+        let (seq, game) = self
+            .call(id, |reply| Cmd::Act {
+                token: token.to_owned(),
+                action: action.clone(),
+                view: true,
+                reply,
+            })
+            .await?;
+        let game = game.ok_or_else(|| AppError::Internal("no view".into()))?;
+        Ok(Ack { seq, game })
+    }
+
+    /// As [`Hub::act`], returning only the event number (the WebSocket path).
+    ///
+    /// # Errors
+    /// As [`Hub::act`].
+    pub async fn act_quiet(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        action: Action,
+    ) -> ApiResult<i64> {
+        self.call(id, |reply| Cmd::Act {
+            token: token.to_owned(),
+            action: action.clone(),
+            view: false,
+            reply,
+        })
+        .await
+        .map(|(seq, _)| seq)
+    }
+
+    /// Subscribe to a game's events after `since` (or a state snapshot if `None`).
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn subscribe(
+        self: &Arc<Self>,
+        id: &str,
+        since: Option<i64>,
+    ) -> ApiResult<Subscription> {
+        self.call(id, |reply| Cmd::Subscribe { since, reply }).await
+    }
+
+    /// Events after `after` (a lagging subscriber catching up).
+    ///
+    /// # Errors
+    /// 404 unknown game.
+    pub async fn events_since(
+        self: &Arc<Self>,
+        id: &str,
+        after: i64,
+    ) -> ApiResult<Vec<Arc<WireEvent>>> {
+        self.call(id, |reply| Cmd::Since { after, reply }).await
+    }
+
+    /// Open and running games.
+    ///
+    /// # Errors
+    /// Database errors (500).
+    pub async fn lobby(&self) -> ApiResult<Lobby> {
+        let summary = |r: GameRow| GameSummary {
+            open_seat: match (&r.white_hash, &r.black_hash) {
+                (None, Some(_)) => Some(Seat::White),
+                (Some(_), None) => Some(Seat::Black),
+                _ => None,
+            },
+            computer: r
+                .computer
+                .as_deref()
+                .and_then(|c| serde_json::from_str::<ComputerSeat>(c).ok())
+                .map(|c| c.view()),
+            id: r.id,
+            status: r.status,
+            time_control: r.time_control,
+            variant: r.variant,
+            created_at: r.created_at,
+        };
+        let open = self
+            .ctx
+            .store
+            .games_with_status("waiting", 100)
+            .await
+            .map_err(AppError::from)?;
+        let playing = self
+            .ctx
+            .store
+            .games_with_status("playing", 100)
+            .await
+            .map_err(AppError::from)?;
+        Ok(Lobby {
+            open: open.into_iter().map(summary).collect(),
+            playing: playing.into_iter().map(summary).collect(),
+        })
+    }
+}

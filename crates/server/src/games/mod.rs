@@ -1,0 +1,91 @@
+//! Games: live game actors and their registry, the referee (the bridge to `arbiter-game`),
+//! computer players, the game WebSocket, and the HTTP handlers and wire types of games.
+//!
+//! Inside, imports go one way: `wire` ← `referee`, `computer` ← `actor` ← `hub` ←
+//! `handlers`, `socket` ← this module's router.
+
+pub mod actor;
+pub mod computer;
+pub mod handlers;
+pub mod hub;
+pub mod referee;
+pub mod socket;
+pub mod wire;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use axum::routing::{get, post};
+use axum::Router;
+use utoipa::OpenApi;
+
+pub use actor::LAG_ALLOWANCE_MS;
+pub use hub::Hub;
+
+use crate::error::ErrorBody;
+use handlers::*;
+use wire::*;
+
+/// The routes of games, for any application state that holds the [`Hub`].
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Hub>: FromRef<S>,
+{
+    Router::new()
+        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/engines", get(list_engines))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/pgn", get(get_pgn))
+        .route("/api/games/{id}/move", post(post_move))
+        .route("/api/games/{id}/draw", post(post_draw))
+        .route("/api/games/{id}/resign", post(post_resign))
+        .route("/api/games/{id}/abort", post(post_abort))
+        .route("/api/games/{id}/adjourn", post(post_adjourn))
+        .route("/api/games/{id}/resume", post(post_resume))
+        .route("/api/games/{id}/ws", get(socket::upgrade))
+}
+
+/// The OpenAPI description of the games' routes.
+#[derive(OpenApi)]
+#[openapi(
+    paths(
+        create_game,
+        list_engines,
+        join_game,
+        get_game,
+        get_pgn,
+        list_games,
+        post_move,
+        post_draw,
+        post_resign,
+        post_abort,
+        post_adjourn,
+        post_resume
+    ),
+    components(schemas(
+        ErrorBody,
+        CreateGame,
+        SeatGrant,
+        GameView,
+        MoveView,
+        Clocks,
+        SeatsTaken,
+        GameSummary,
+        Lobby,
+        MoveRequest,
+        DrawRequest,
+        DrawAction,
+        AdjournRequest,
+        Ack,
+        Seat,
+        Variant,
+        ColorChoice,
+        ComputerRequest,
+        ComputerView,
+        EnginesView,
+        ExternalEngineView
+    ))
+)]
+pub struct GamesApi;
