@@ -30,6 +30,20 @@ pub enum AppError {
     /// 401: no token, or a token that holds no seat of this game.
     #[error("{0}")]
     Unauthorized(String),
+    /// 403: the request is not allowed (a cross-site request, another player's action).
+    #[error("{message}")]
+    Forbidden {
+        /// Machine-readable code.
+        code: &'static str,
+        /// Explanation.
+        message: String,
+    },
+    /// 429: too many attempts; try again after `retry_after_secs`.
+    #[error("too many attempts: try again in {retry_after_secs} s")]
+    TooManyRequests {
+        /// Seconds until the next attempt is allowed (the `Retry-After` header).
+        retry_after_secs: u64,
+    },
     /// 404: no such game (or route).
     #[error("{0}")]
     NotFound(String),
@@ -82,6 +96,13 @@ impl AppError {
             message: message.into(),
         }
     }
+    /// A 403 with the given code and message.
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Forbidden {
+            code,
+            message: message.into(),
+        }
+    }
     /// A 404 for an unknown game.
     pub fn game_not_found(id: &str) -> Self {
         Self::NotFound(format!("no game with id {id:?}"))
@@ -92,6 +113,8 @@ impl AppError {
         match self {
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden { .. } => StatusCode::FORBIDDEN,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -106,7 +129,9 @@ impl AppError {
         match self {
             Self::BadRequest { code, .. }
             | Self::Conflict { code, .. }
+            | Self::Forbidden { code, .. }
             | Self::Unprocessable { code, .. } => code,
+            Self::TooManyRequests { .. } => "too_many_attempts",
             Self::Unauthorized(_) => "unauthorized",
             Self::NotFound(_) => "not_found",
             Self::PayloadTooLarge => "payload_too_large",
@@ -139,7 +164,15 @@ impl IntoResponse for AppError {
         if let Self::Internal(detail) = &self {
             tracing::error!(%detail, "internal error");
         }
-        (self.status(), Json(self.body())).into_response()
+        let retry = match &self {
+            Self::TooManyRequests { retry_after_secs } => Some(retry_after_secs.to_string()),
+            _ => None,
+        };
+        let mut r = (self.status(), Json(self.body())).into_response();
+        if let Some(v) = retry.and_then(|v| axum::http::HeaderValue::from_str(&v).ok()) {
+            r.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
+        }
+        r
     }
 }
 

@@ -31,13 +31,17 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 // Shared pieces, below every domain.
+pub mod auth;
 pub mod db;
 pub mod error;
 pub mod extract;
 pub mod token;
 
-// Domains, each with its handlers, wire types, logic and queries.
+// Domains, each with its handlers, wire types, logic and queries; each imports only the ones
+// listed before it.
+pub mod accounts;
 pub mod games;
+pub mod ratings;
 
 // The top: the web UI's files and the API document.
 mod assets;
@@ -69,6 +73,11 @@ pub struct Config {
     /// External UCI engines players may choose as the computer (operator configuration;
     /// each is started once at start-up to check it).
     pub uci_engines: Vec<computer::UciEngineConfig>,
+    /// Mark the session cookie `Secure` (the site is served over TLS, e.g. behind a proxy).
+    pub secure_cookies: bool,
+    /// The site's public origins (e.g. `https://chess.example`), accepted by the cross-site
+    /// check besides the request's own `Host`.
+    pub public_origins: Vec<String>,
 }
 
 impl Default for Config {
@@ -82,6 +91,8 @@ impl Default for Config {
             engine_threads: computer::default_engine_threads(),
             engine_max_think: computer::DEFAULT_MAX_THINK,
             uci_engines: Vec::new(),
+            secure_cookies: false,
+            public_origins: Vec::new(),
         }
     }
 }
@@ -119,19 +130,52 @@ pub enum ServerError {
 pub struct AppState {
     /// The live games.
     pub hub: Arc<Hub>,
+    /// Sessions and tokens.
+    pub auth: Arc<auth::Auth>,
+    /// Accounts.
+    pub accounts: Arc<accounts::Accounts>,
+    /// The cross-site check's accepted origins.
+    pub origins: auth::csrf::Origins,
 }
 
-impl axum::extract::FromRef<AppState> for Arc<Hub> {
-    fn from_ref(s: &AppState) -> Self {
-        s.hub.clone()
+impl AppState {
+    /// The state over a hub's database, with default login limits.
+    pub fn new(hub: Arc<Hub>, secure_cookies: bool, public_origins: Vec<String>) -> Self {
+        let auth = auth::Auth::new(hub.store().pool().clone(), secure_cookies);
+        let accounts = Arc::new(accounts::Accounts {
+            auth: auth.clone(),
+            limits: accounts::limits::LoginLimits::default(),
+        });
+        Self {
+            hub,
+            auth,
+            accounts,
+            origins: auth::csrf::Origins {
+                public: public_origins,
+            },
+        }
     }
 }
+
+macro_rules! part_of_state {
+    ($t:ty, $field:ident) => {
+        impl axum::extract::FromRef<AppState> for $t {
+            fn from_ref(s: &AppState) -> Self {
+                s.$field.clone()
+            }
+        }
+    };
+}
+part_of_state!(Arc<Hub>, hub);
+part_of_state!(Arc<auth::Auth>, auth);
+part_of_state!(Arc<accounts::Accounts>, accounts);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
 pub fn app(state: AppState, max_body_bytes: usize) -> Router {
     let api = Router::new()
         .route("/api/openapi.json", get(openapi::serve))
+        .merge(accounts::routes())
         .merge(games::routes())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
@@ -141,6 +185,10 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .route("/assets/{*path}", get(assets::asset))
         .merge(api)
         .fallback(assets::fallback)
+        .layer(axum::middleware::from_fn_with_state(
+            state.origins.clone(),
+            auth::csrf::guard,
+        ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -238,7 +286,9 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         })?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = watch::channel(false);
-    let router = app(AppState { hub: hub.clone() }, config.max_body_bytes);
+    let state = AppState::new(hub.clone(), config.secure_cookies, config.public_origins);
+    let router =
+        app(state, config.max_body_bytes).into_make_service_with_connect_info::<SocketAddr>();
     let hub2 = hub.clone();
     let task = tokio::spawn(async move {
         axum::serve(listener, router)

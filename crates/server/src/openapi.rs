@@ -28,6 +28,7 @@ impl utoipa::Modify for BearerAuth {
 /// The whole document.
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = Base::openapi();
+    doc.merge(crate::accounts::AccountsApi::openapi());
     doc.merge(crate::games::GamesApi::openapi());
     doc
 }

@@ -16,6 +16,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "computer",
         include_str!("../../migrations/0002_computer.sql"),
     ),
+    (
+        3,
+        "players",
+        include_str!("../../migrations/0003_players.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

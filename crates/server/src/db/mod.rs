@@ -18,7 +18,10 @@ use sqlx::{AnyPool, Executor};
 use tokio::sync::{mpsc, oneshot};
 
 pub use error::StoreError;
-pub use log::{EventRow, GameRow, GameUpdate, Write};
+pub use log::{
+    rating, with_rating_diffs, Committed, EventRow, GameRow, GameUpdate, PlayersRow, RateFn,
+    RatedEnd, RatingRow, Write,
+};
 use migrations::Embedded;
 use writer::{checkpointer, writer_loop, Job};
 
@@ -162,7 +165,7 @@ impl Store {
     ///
     /// # Errors
     /// The database rejected the write, or the writer has stopped.
-    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+    pub async fn write(&self, write: Write) -> Result<Committed, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.writer
             .send((write, tx))
@@ -245,6 +248,7 @@ mod tests {
             termination: None,
             last_seq: 0,
             computer: None,
+            players: PlayersRow::default(),
         }
     }
 

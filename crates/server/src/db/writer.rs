@@ -6,10 +6,10 @@ use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::error::StoreError;
-use super::log::{commit_batch, Write};
+use super::log::{commit_batch, Committed, Write};
 
 /// A write and where to acknowledge it.
-pub(super) type Job = (Write, oneshot::Sender<Result<(), StoreError>>);
+pub(super) type Job = (Write, oneshot::Sender<Result<Committed, StoreError>>);
 
 /// Largest number of writes committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -44,9 +44,9 @@ pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
     while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
         let batch: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
         match commit_batch(&pool, &batch).await {
-            Ok(()) => {
-                for (_, ack) in jobs.drain(..) {
-                    let _ = ack.send(Ok(()));
+            Ok(committed) => {
+                for ((_, ack), c) in jobs.drain(..).zip(committed) {
+                    let _ = ack.send(Ok(c));
                 }
             }
             Err(e) if jobs.len() == 1 => {
@@ -59,6 +59,7 @@ pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
                 tracing::warn!(error = %e, n = jobs.len(), "batch failed, retrying one by one");
                 for (w, ack) in jobs.drain(..) {
                     let r = commit_batch(&pool, &[&w]).await;
+                    let r = r.map(|c| c.first().copied().unwrap_or_default());
                     let _ = ack.send(r.map_err(|e| StoreError::Write(e.to_string())));
                 }
             }

@@ -28,10 +28,16 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::computer::{self, ComputerPlayer, ComputerSeat, Engines, GameClock};
+use super::players::{Credentials, Seats};
 use super::referee::{Action, Referee, Spec};
-use super::wire::{DrawAction, DrawRequest, GameView, MoveRequest, Seat, SeatGrant, SeatsTaken};
-use crate::db::{self, EventRow, GameUpdate, Store, Write};
+use super::wire::{
+    DrawAction, DrawRequest, GameView, MoveRequest, RematchAnswer, Seat, SeatGrant, SeatsTaken,
+};
+use crate::accounts::queries as account_queries;
+use crate::auth::Account;
+use crate::db::{self, EventRow, GameRow, GameUpdate, Store, Write};
 use crate::error::{ApiResult, AppError};
+use crate::ratings::{self, Category};
 use crate::token;
 
 /// Largest network lag credited to one move, and the grace after a flag falls before the
@@ -84,14 +90,30 @@ pub type Reply<T> = oneshot::Sender<ApiResult<T>>;
 
 /// A command to a game actor.
 pub enum Cmd {
-    /// Take the free seat.
-    Join(Reply<SeatGrant>),
+    /// Take the free seat, for an account if logged in.
+    Join(Option<Account>, Reply<SeatGrant>),
+    /// Withdraw a game still waiting for an opponent (its creator).
+    Withdraw {
+        /// Who asks.
+        who: Credentials,
+        /// Done.
+        reply: Reply<()>,
+    },
+    /// Offer or accept a rematch (`offer`), or decline or withdraw an offer.
+    Rematch {
+        /// Who asks.
+        who: Credentials,
+        /// Offer/accept (true) or decline/withdraw (false).
+        offer: bool,
+        /// What happened; a new game to load when it started.
+        reply: Reply<RematchAnswer>,
+    },
     /// The whole state.
     View(Reply<GameView>),
-    /// An action of the seat holding `token`; the answer has the state when `view`.
+    /// An action of the seat these credentials hold; the answer has the state when `view`.
     Act {
-        /// The seat token.
-        token: String,
+        /// A seat token and/or an account.
+        who: Credentials,
         /// What to do.
         action: Action,
         /// Answer with the state too.
@@ -131,8 +153,13 @@ pub struct GameActor {
     created_at: i64,
     spec: Spec,
     referee: Referee,
-    white_hash: Option<String>,
-    black_hash: Option<String>,
+    seats: Seats,
+    /// The seat whose rematch offer stands (after the game).
+    rematch_offer: Option<Seat>,
+    /// The creator withdrew the game before anyone joined.
+    withdrawn: bool,
+    /// The ratings at the start of a rated game are in the game's row.
+    start_ratings_stored: bool,
     log: Vec<Arc<WireEvent>>,
     events: broadcast::Sender<Arc<WireEvent>>,
     /// The status in the game's row.
@@ -262,11 +289,27 @@ impl GameActor {
                 })
             }
         };
+        let accounts: Vec<&str> = [&row.players.white_account, &row.players.black_account]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        let names = account_queries::names(ctx.store.pool(), &accounts).await?;
+        let name_of = |a: &Option<String>| a.as_ref().and_then(|a| names.get(a).cloned());
+        let seats = Seats {
+            white_name: name_of(&row.players.white_account),
+            black_name: name_of(&row.players.black_account),
+            white_hash: row.white_hash,
+            black_hash: row.black_hash,
+            row: row.players,
+        };
+        let start_ratings_stored = seats.row.white_rating.is_some();
         let (events, _) = broadcast::channel(64);
         let stored_status = match row.status.as_str() {
             "playing" => "playing",
             "finished" => "finished",
             "adjourned" => "adjourned",
+            "withdrawn" => "withdrawn",
             _ => "waiting",
         };
         Ok(Self {
@@ -276,8 +319,10 @@ impl GameActor {
             created_at: row.created_at,
             spec,
             referee,
-            white_hash: row.white_hash,
-            black_hash: row.black_hash,
+            seats,
+            rematch_offer: None,
+            withdrawn: row.status == "withdrawn",
+            start_ratings_stored,
             log,
             events,
             base_t,
@@ -304,7 +349,9 @@ impl GameActor {
             "finished"
         } else if self.referee.is_adjourned() {
             "adjourned"
-        } else if self.white_hash.is_some() && self.black_hash.is_some() {
+        } else if self.withdrawn {
+            "withdrawn"
+        } else if self.seats.taken(Seat::White) && self.seats.taken(Seat::Black) {
             "playing"
         } else {
             "waiting"
@@ -330,29 +377,16 @@ impl GameActor {
             draw_offer: r.draw_offer(),
             claimable: r.claimable(),
             seats: SeatsTaken {
-                white: self.white_hash.is_some(),
-                black: self.black_hash.is_some(),
+                white: self.seats.taken(Seat::White),
+                black: self.seats.taken(Seat::Black),
             },
             computer: self.computer.as_ref().map(|c| c.seat.view()),
             last_seq: self.last_seq(),
-        }
-    }
-
-    fn seat_of(&self, tok: &str) -> Option<Seat> {
-        if self
-            .white_hash
-            .as_deref()
-            .is_some_and(|h| token::verify(tok, h))
-        {
-            Some(Seat::White)
-        } else if self
-            .black_hash
-            .as_deref()
-            .is_some_and(|h| token::verify(tok, h))
-        {
-            Some(Seat::Black)
-        } else {
-            None
+            rated: self.seats.row.rated,
+            speed: self.seats.row.category.clone(),
+            players: self.seats.view(),
+            rematch: self.seats.row.rematch_id.clone(),
+            rematch_offer: self.rematch_offer,
         }
     }
 
@@ -365,9 +399,65 @@ impl GameActor {
         Some(self.instant_of(deadline + self.ctx.lag_allowance_ms))
     }
 
+    /// Art. 6.6: the game starts when the second seat is taken. A game created with both
+    /// seats taken (against the computer, from a seek or a pool, a rematch) starts as soon as
+    /// it is loaded, as when a person joins.
+    async fn auto_start(&mut self) {
+        if self.referee.is_started()
+            || self.referee.is_over()
+            || self.withdrawn
+            || !(self.seats.taken(Seat::White) && self.seats.taken(Seat::Black))
+        {
+            return;
+        }
+        if let Err(e) = self.start(None).await {
+            tracing::error!(game = %self.id, error = %e, "cannot store the start of a game");
+        }
+    }
+
+    /// Start the game now (both seats taken; `taken` is the seat taken just now), with the
+    /// players' ratings at the start of a rated game.
+    async fn start(&mut self, taken: Option<Seat>) -> ApiResult<i64> {
+        if self.seats.row.rated {
+            let category = self
+                .seats
+                .row
+                .category
+                .as_deref()
+                .and_then(|c| c.parse::<Category>().ok())
+                .ok_or_else(|| AppError::Internal("a rated game without a category".into()))?;
+            let now = db::now_unix_ms();
+            let pool = self.ctx.store.pool();
+            for seat in [Seat::White, Seat::Black] {
+                let Some(account) = self.seats.account(seat) else {
+                    continue;
+                };
+                let r = ratings::rating_of(pool, account, category, now).await?;
+                let at_start = Some((r.rating, r.provisional));
+                match seat {
+                    Seat::White => self.seats.row.white_rating = at_start,
+                    Seat::Black => self.seats.row.black_rating = at_start,
+                }
+            }
+        }
+        let t = self.now_t();
+        let n0 = self.referee.event_count();
+        let ply0 = self.referee.ply();
+        // The clock of the side to move starts now.
+        self.referee.start(t)?;
+        match self.commit(n0, ply0, taken).await {
+            Ok(seq) => Ok(seq),
+            Err(e) => {
+                self.undo(n0);
+                Err(e)
+            }
+        }
+    }
+
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         const IDLE: Duration = Duration::from_secs(600);
         loop {
+            self.auto_start().await;
             self.computer_step().await;
             let alarm = self.flag_alarm();
             let idle = Instant::now() + IDLE;
@@ -387,34 +477,37 @@ impl GameActor {
             };
             let Some(cmd) = cmd else { break };
             match cmd {
-                Cmd::Join(reply) => {
-                    let r = self.join().await;
+                Cmd::Join(account, reply) => {
+                    let r = self.join(account).await;
+                    let _ = reply.send(r);
+                }
+                Cmd::Withdraw { who, reply } => {
+                    let r = self.withdraw(&who).await;
+                    let _ = reply.send(r);
+                }
+                Cmd::Rematch { who, offer, reply } => {
+                    let r = self.rematch(&who, offer).await;
                     let _ = reply.send(r);
                 }
                 Cmd::View(reply) => {
                     let _ = reply.send(Ok(self.view()));
                 }
                 Cmd::Pgn(reply) => {
-                    let name = |seat: Seat| match &self.computer {
-                        Some(c) if c.seat.seat == seat => c.seat.player.name(),
-                        _ => if seat == Seat::White {
-                            "White"
-                        } else {
-                            "Black"
-                        }
-                        .to_owned(),
-                    };
-                    let names = [name(Seat::White), name(Seat::Black)];
-                    let _ = reply.send(Ok(self.referee.pgn(&self.id, self.created_at, &names)));
+                    let computer = self
+                        .computer
+                        .as_ref()
+                        .map(|c| (c.seat.seat, c.seat.player.name()));
+                    let tags = self.seats.pgn_tags(computer);
+                    let _ = reply.send(Ok(self.referee.pgn(&self.id, self.created_at, &tags)));
                 }
                 Cmd::Computer { ticket, answer } => self.computer_answer(ticket, answer).await,
                 Cmd::Act {
-                    token,
+                    who,
                     action,
                     view,
                     reply,
                 } => {
-                    let r = self.act(&token, action).await;
+                    let r = self.act(&who, action).await;
                     let _ = reply.send(r.map(|seq| (seq, view.then(|| self.view()))));
                 }
                 Cmd::Subscribe { since, reply } => {
@@ -449,34 +542,32 @@ impl GameActor {
         self.log[start..].to_vec()
     }
 
-    async fn join(&mut self) -> ApiResult<SeatGrant> {
-        let seat = match (&self.white_hash, &self.black_hash) {
-            (None, _) => Seat::White,
-            (_, None) => Seat::Black,
+    async fn join(&mut self, account: Option<Account>) -> ApiResult<SeatGrant> {
+        if self.withdrawn {
+            return Err(AppError::conflict("withdrawn", "the game was withdrawn"));
+        }
+        let seat = match (self.seats.taken(Seat::White), self.seats.taken(Seat::Black)) {
+            (false, _) => Seat::White,
+            (_, false) => Seat::Black,
             _ => return Err(AppError::conflict("seats_taken", "both seats are taken")),
         };
-        let tok = token::generate();
-        let hash = token::hash(&tok);
-        let t = self.now_t();
-        let n0 = self.referee.event_count();
-        let ply0 = self.referee.ply();
-        // Art. 6.6: the game starts when the second seat is taken; the clock of the side to
-        // move starts now.
-        self.referee.start(t)?;
-        let (white_hash, black_hash) = match seat {
-            Seat::White => (Some(hash.clone()), None),
-            Seat::Black => (None, Some(hash.clone())),
-        };
-        match seat {
-            Seat::White => self.white_hash = Some(hash),
-            Seat::Black => self.black_hash = Some(hash),
+        if self.seats.row.rated && account.is_none() {
+            return Err(AppError::Unauthorized("log in to play a rated game".into()));
         }
-        if let Err(e) = self.commit(n0, ply0, white_hash, black_hash).await {
-            self.undo(n0);
-            match seat {
-                Seat::White => self.white_hash = None,
-                Seat::Black => self.black_hash = None,
+        if let Some(a) = &account {
+            if self.seats.account(seat.other()) == Some(a.id.as_str()) {
+                return Err(AppError::conflict(
+                    "own_game",
+                    "you hold the other seat of this game",
+                ));
             }
+        }
+        let tok = token::generate();
+        self.seats
+            .take(seat, Some(token::hash(&tok)), account.as_ref());
+        // Art. 6.6: the game starts when the second seat is taken.
+        if let Err(e) = self.start(Some(seat)).await {
+            self.seats.free(seat);
             return Err(e);
         }
         Ok(SeatGrant {
@@ -486,9 +577,140 @@ impl GameActor {
         })
     }
 
-    async fn act(&mut self, tok: &str, action: Action) -> ApiResult<i64> {
-        let seat = self.seat_of(tok).ok_or_else(|| {
-            AppError::Unauthorized("this token holds no seat in this game".into())
+    async fn withdraw(&mut self, who: &Credentials) -> ApiResult<()> {
+        let seat = self.seats.seat_of(who).ok_or_else(|| {
+            AppError::Unauthorized("only the game's creator can withdraw it".into())
+        })?;
+        if self.status() != "waiting" {
+            return Err(AppError::conflict(
+                "not_waiting",
+                "the game has started: it can no longer be withdrawn",
+            ));
+        }
+        debug_assert!(self.seats.taken(seat));
+        self.ctx
+            .store
+            .write(Write::Withdraw(self.id.clone()))
+            .await?;
+        self.withdrawn = true;
+        self.stored_status = "withdrawn";
+        self.notice(json!({"type": "withdrawn"}));
+        Ok(())
+    }
+
+    /// Send every subscriber a message that is not a game event (not numbered, not stored).
+    fn notice(&self, msg: Value) {
+        let _ = self.events.send(Arc::new(WireEvent {
+            seq: 0,
+            json: msg.to_string().into(),
+        }));
+    }
+
+    async fn rematch(&mut self, who: &Credentials, offer: bool) -> ApiResult<RematchAnswer> {
+        let seat = self.seats.seat_of(who).ok_or_else(|| {
+            AppError::Unauthorized("only the players of a game can ask for a rematch".into())
+        })?;
+        if !self.referee.is_over() {
+            return Err(AppError::conflict("not_finished", "the game is not over"));
+        }
+        if let Some(game) = &self.seats.row.rematch_id {
+            return Ok(RematchAnswer {
+                status: "started".into(),
+                game: Some(game.clone()),
+            });
+        }
+        if !offer {
+            if self.rematch_offer.take().is_some() {
+                self.notice(json!({"type": "rematch", "offer": null}));
+            }
+            return Ok(RematchAnswer {
+                status: "declined".into(),
+                game: None,
+            });
+        }
+        let opponent = seat.other();
+        let computer = self.computer.as_ref().map(|c| c.seat.clone());
+        let vs_computer = computer.as_ref().is_some_and(|c| c.seat == opponent);
+        if self.seats.name(opponent).is_some_and(|(_, closed)| *closed) {
+            return Err(AppError::conflict(
+                "opponent_left",
+                "the opponent's account is closed",
+            ));
+        }
+        // The computer always accepts.
+        if !vs_computer && self.rematch_offer != Some(opponent) {
+            if self.rematch_offer != Some(seat) {
+                self.rematch_offer = Some(seat);
+                self.notice(json!({"type": "rematch", "offer": seat}));
+            }
+            return Ok(RematchAnswer {
+                status: "offered".into(),
+                game: None,
+            });
+        }
+        let game = self.rematch_row(computer)?;
+        let new_id = game.id.clone();
+        self.ctx
+            .store
+            .write(Write::Rematch {
+                of: self.id.clone(),
+                game,
+            })
+            .await?;
+        self.seats.row.rematch_id = Some(new_id.clone());
+        self.rematch_offer = None;
+        self.notice(json!({"type": "rematch", "game": new_id}));
+        Ok(RematchAnswer {
+            status: "started".into(),
+            game: Some(new_id),
+        })
+    }
+
+    /// The new game of a rematch: the same time control, variant, rules and rated-ness, the
+    /// colours swapped; each seat held by the same token hash and account as before.
+    fn rematch_row(&self, computer: Option<ComputerSeat>) -> ApiResult<GameRow> {
+        let now = db::now_unix_ms();
+        let old = &self.seats.row;
+        let computer = computer.map(|c| ComputerSeat {
+            seat: c.seat.other(),
+            player: c.player,
+        });
+        Ok(GameRow {
+            id: token::game_id(),
+            created_at: now,
+            updated_at: now,
+            spec: serde_json::to_string(&self.spec)
+                .map_err(|e| AppError::Internal(e.to_string()))?,
+            time_control: self.spec.time_control.clone(),
+            variant: self.spec.variant.as_str().to_owned(),
+            white_hash: self.seats.black_hash.clone(),
+            black_hash: self.seats.white_hash.clone(),
+            // Both seats are taken: it is loaded at once and starts (Art. 6.6).
+            status: "playing".into(),
+            result: None,
+            termination: None,
+            last_seq: 0,
+            computer: computer
+                .map(|c| serde_json::to_string(&c))
+                .transpose()
+                .map_err(|e| AppError::Internal(e.to_string()))?,
+            players: db::PlayersRow {
+                white_account: old.black_account.clone(),
+                black_account: old.white_account.clone(),
+                rated: old.rated,
+                category: old.category.clone(),
+                ..db::PlayersRow::default()
+            },
+        })
+    }
+
+    async fn act(&mut self, who: &Credentials, action: Action) -> ApiResult<i64> {
+        let seat = self.seats.seat_of(who).ok_or_else(|| {
+            AppError::Unauthorized(if who.is_empty() {
+                "send a seat token (Authorization: Bearer) or log in".into()
+            } else {
+                "these credentials hold no seat in this game".into()
+            })
         })?;
         if !self.referee.is_started() {
             return Err(AppError::conflict(
@@ -516,7 +738,7 @@ impl GameActor {
         // A refused action changes nothing, except that the game may have found the mover's
         // flag fallen first (Art. 6.8): that event is stored like any other.
         if self.referee.event_count() > n0 {
-            if let Err(e) = self.commit(n0, ply0, None, None).await {
+            if let Err(e) = self.commit(n0, ply0, None).await {
                 self.undo(n0);
                 return Err(e);
             }
@@ -549,7 +771,7 @@ impl GameActor {
         let ply0 = self.referee.ply();
         let referee = &mut self.referee;
         if off_the_runtime(true, || referee.check_flag(t)) {
-            if let Err(e) = self.commit(n0, ply0, None, None).await {
+            if let Err(e) = self.commit(n0, ply0, None).await {
                 tracing::error!(game = %self.id, error = %e, "cannot store a flag fall");
                 self.undo(n0);
                 // Try again a little later rather than spinning.
@@ -568,26 +790,6 @@ impl GameActor {
         let Some(seat) = self.computer.as_ref().map(|c| c.seat.seat) else {
             return;
         };
-        // Art. 6.6: the game starts when the second seat is taken; here the computer took it
-        // at creation, so the game starts as soon as it is loaded (as when a person joins).
-        if !self.referee.is_started()
-            && !self.referee.is_over()
-            && self.white_hash.is_some()
-            && self.black_hash.is_some()
-        {
-            let t = self.now_t();
-            let n0 = self.referee.event_count();
-            let ply0 = self.referee.ply();
-            if let Err(e) = self.referee.start(t) {
-                tracing::error!(game = %self.id, error = %e, "cannot start a game against the computer");
-                return;
-            }
-            if let Err(e) = self.commit(n0, ply0, None, None).await {
-                tracing::error!(game = %self.id, error = %e, "cannot store the start of a game");
-                self.undo(n0);
-                return;
-            }
-        }
         // Art. 9.1.2: the computer never offers or claims a draw, and declines every offer
         // at once (the offer lapses; the person may offer again later).
         if self.status() == "playing" && self.referee.draw_offer() == Some(seat.other()) {
@@ -772,13 +974,10 @@ impl GameActor {
     }
 
     /// Store the game events from index `n0` (just applied), then publish them.
-    async fn commit(
-        &mut self,
-        n0: usize,
-        ply0: usize,
-        white_hash: Option<String>,
-        black_hash: Option<String>,
-    ) -> ApiResult<i64> {
+    /// Store the game events from index `n0` (just applied), then publish them; `taken` is a
+    /// seat taken with them (a join). A rated game that ends here is rated in the same
+    /// transaction, and its last event carries the rating changes.
+    async fn commit(&mut self, n0: usize, ply0: usize, taken: Option<Seat>) -> ApiResult<i64> {
         let first = self.last_seq() + 1;
         let now = db::now_unix_ms();
         let mut rows = Vec::new();
@@ -804,20 +1003,62 @@ impl GameActor {
         }
         // The game's row changes only with its status (start, end, adjournment) or seats.
         let status = self.status();
-        let update = (status != self.stored_status || white_hash.is_some() || black_hash.is_some())
-            .then(|| GameUpdate {
-                status: status.to_owned(),
-                result: self.referee.result(),
-                termination: self.referee.termination(),
-                white_hash,
-                black_hash,
-            });
-        self.ctx
+        let result = self.referee.result();
+        let termination = self.referee.termination();
+        let ends = status == "finished" && self.stored_status != "finished";
+        let rated_end = if ends {
+            self.seats
+                .rated_end(result.as_deref(), termination.as_deref())
+        } else {
+            None
+        };
+        let row = &self.seats.row;
+        let start_ratings = match (row.rated, row.white_rating, row.black_rating) {
+            (true, Some(w), Some(b)) if !self.start_ratings_stored => Some([w, b]),
+            _ => None,
+        };
+        let seat_hash = |seat: Seat| {
+            (taken == Some(seat))
+                .then(|| self.seats.hash(seat))
+                .flatten()
+        };
+        let seat_account = |seat: Seat| {
+            (taken == Some(seat))
+                .then(|| self.seats.account(seat))
+                .flatten()
+        };
+        let update = (status != self.stored_status || taken.is_some()).then(|| GameUpdate {
+            status: status.to_owned(),
+            result,
+            termination,
+            white_hash: seat_hash(Seat::White).map(str::to_owned),
+            black_hash: seat_hash(Seat::Black).map(str::to_owned),
+            white_account: seat_account(Seat::White).map(str::to_owned),
+            black_account: seat_account(Seat::Black).map(str::to_owned),
+            start_ratings,
+            rated_end,
+        });
+        let committed = self
+            .ctx
             .store
             .write(Write::Append(rows, update))
             .await
             .map_err(AppError::from)?;
         self.stored_status = status;
+        self.start_ratings_stored |= start_ratings.is_some();
+        if let Some((white, black)) = committed.rating_diffs {
+            self.seats.row.white_rating_diff = Some(white);
+            self.seats.row.black_rating_diff = Some(black);
+            // The last event as stored carries the changes (the writer added them); the live
+            // one says the same.
+            if let Some(last) = wires.pop() {
+                let json = db::with_rating_diffs(last.json.as_str(), (white, black));
+                wires.push(Arc::new(WireEvent {
+                    seq: last.seq,
+                    json: json.into(),
+                }));
+            }
+        }
         for ev in wires {
             self.log.push(ev.clone());
             let _ = self.events.send(ev);

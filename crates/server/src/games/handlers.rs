@@ -12,10 +12,13 @@ use super::hub::Hub;
 use super::referee::Action;
 use super::wire::{
     Ack, AdjournRequest, CreateGame, DrawRequest, EnginesView, ExternalEngineView, GameView, Lobby,
-    MoveRequest, SeatGrant,
+    MoveRequest, RematchAnswer, SeatGrant,
 };
+use crate::auth::Identity;
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::extract::{Bearer, JsonBody};
+use crate::extract::JsonBody;
+
+use super::players::Credentials;
 
 /// The game id taken from the path.
 #[derive(Debug, Clone)]
@@ -40,9 +43,10 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
 /// the game starts at once.
 pub async fn create_game(
     State(hub): State<Arc<Hub>>,
+    who: Identity,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<SeatGrant>)> {
-    let grant = hub.create(req).await?;
+    let grant = hub.create(req, who.account.as_ref()).await?;
     Ok((StatusCode::CREATED, Json(grant)))
 }
 
@@ -69,8 +73,9 @@ pub async fn list_engines(State(hub): State<Arc<Hub>>) -> Json<EnginesView> {
 pub async fn join_game(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
+    who: Identity,
 ) -> ApiResult<Json<SeatGrant>> {
-    Ok(Json(hub.join(&id).await?))
+    Ok(Json(hub.join(&id, who.account.as_ref()).await?))
 }
 
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
@@ -105,8 +110,8 @@ pub async fn list_games(State(hub): State<Arc<Hub>>) -> ApiResult<Json<Lobby>> {
     Ok(Json(hub.lobby().await?))
 }
 
-async fn act(hub: &Arc<Hub>, id: &str, token: &str, action: Action) -> ApiResult<Json<Ack>> {
-    Ok(Json(hub.act(id, token, action).await?))
+async fn act(hub: &Arc<Hub>, id: &str, who: &Identity, action: Action) -> ApiResult<Json<Ack>> {
+    Ok(Json(hub.act(id, &Credentials::from(who), action).await?))
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/move", params(("id" = String, Path)),
@@ -118,10 +123,10 @@ async fn act(hub: &Arc<Hub>, id: &str, token: &str, action: Action) -> ApiResult
 pub async fn post_move(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
-    Bearer(token): Bearer,
+    who: Identity,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<Json<Ack>> {
-    act(&hub, &id, &token, Action::Move(req)).await
+    act(&hub, &id, &who, Action::Move(req)).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/draw", params(("id" = String, Path)),
@@ -133,10 +138,10 @@ pub async fn post_move(
 pub async fn post_draw(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
-    Bearer(token): Bearer,
+    who: Identity,
     JsonBody(req): JsonBody<DrawRequest>,
 ) -> ApiResult<Json<Ack>> {
-    act(&hub, &id, &token, Action::Draw(req)).await
+    act(&hub, &id, &who, Action::Draw(req)).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/resign", params(("id" = String, Path)),
@@ -147,9 +152,9 @@ pub async fn post_draw(
 pub async fn post_resign(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
-    Bearer(token): Bearer,
+    who: Identity,
 ) -> ApiResult<Json<Ack>> {
-    act(&hub, &id, &token, Action::Resign).await
+    act(&hub, &id, &who, Action::Resign).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/abort", params(("id" = String, Path)),
@@ -160,9 +165,9 @@ pub async fn post_resign(
 pub async fn post_abort(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
-    Bearer(token): Bearer,
+    who: Identity,
 ) -> ApiResult<Json<Ack>> {
-    act(&hub, &id, &token, Action::Abort).await
+    act(&hub, &id, &who, Action::Abort).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/adjourn", params(("id" = String, Path)),
@@ -174,10 +179,10 @@ pub async fn post_abort(
 pub async fn post_adjourn(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
-    Bearer(token): Bearer,
+    who: Identity,
     JsonBody(req): JsonBody<AdjournRequest>,
 ) -> ApiResult<Json<Ack>> {
-    act(&hub, &id, &token, Action::Seal(req)).await
+    act(&hub, &id, &who, Action::Seal(req)).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/resume", params(("id" = String, Path)),
@@ -188,7 +193,50 @@ pub async fn post_adjourn(
 pub async fn post_resume(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
-    Bearer(token): Bearer,
+    who: Identity,
 ) -> ApiResult<Json<Ack>> {
-    act(&hub, &id, &token, Action::Resume).await
+    act(&hub, &id, &who, Action::Resume).await
+}
+
+#[utoipa::path(delete, path = "/api/games/{id}", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 204, description = "Withdrawn"), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Withdraw a game still waiting for an opponent (its creator, by seat token or account).
+pub async fn withdraw_game(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    who: Identity,
+) -> ApiResult<StatusCode> {
+    hub.withdraw(&id, Credentials::from(&who)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/api/games/{id}/rematch", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = RematchAnswer), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Offer a rematch, or accept the opponent's: the new game (colours swapped) starts for both,
+/// each seat held by the same token and account as before.
+pub async fn offer_rematch(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    who: Identity,
+) -> ApiResult<Json<RematchAnswer>> {
+    Ok(Json(hub.rematch(&id, Credentials::from(&who), true).await?))
+}
+
+#[utoipa::path(delete, path = "/api/games/{id}/rematch", params(("id" = String, Path)),
+    security(("bearer" = [])),
+    responses((status = 200, body = RematchAnswer), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+/// Decline the opponent's rematch offer, or withdraw one's own.
+pub async fn decline_rematch(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    who: Identity,
+) -> ApiResult<Json<RematchAnswer>> {
+    Ok(Json(
+        hub.rematch(&id, Credentials::from(&who), false).await?,
+    ))
 }

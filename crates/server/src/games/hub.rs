@@ -9,11 +9,15 @@ use tokio::sync::{mpsc, oneshot, watch, OnceCell};
 
 use super::actor::{Cmd, GameActor, GameContext, Reply, Subscription, WireEvent};
 use super::computer::{ComputerKind, ComputerSeat, Engines};
+use super::players::Credentials;
 use super::referee::{Action, Referee, Spec};
 use super::wire::{
-    Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, Seat, SeatGrant, Variant,
+    Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, RematchAnswer, Seat, SeatGrant,
+    Variant,
 };
-use crate::db::{self, GameRow, Store, StoreError, Write};
+use crate::accounts::queries as account_queries;
+use crate::auth::Account;
+use crate::db::{self, GameRow, PlayersRow, Store, StoreError, Write};
 use crate::error::{ApiResult, AppError};
 use crate::token;
 
@@ -103,8 +107,32 @@ impl Hub {
     /// # Errors
     /// A 4xx naming what is wrong with the request (time control, FEN, position number, rules,
     /// computer level); nothing is stored then.
-    pub async fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<SeatGrant> {
+    pub async fn create(
+        self: &Arc<Self>,
+        req: CreateGame,
+        creator: Option<&Account>,
+    ) -> ApiResult<SeatGrant> {
         let spec = Spec::from_request(&req, token::random_u64())?;
+        let category = spec.category();
+        if req.rated {
+            if creator.is_none() {
+                return Err(AppError::Unauthorized(
+                    "log in to create a rated game".into(),
+                ));
+            }
+            if req.computer.is_some() {
+                return Err(AppError::bad_request(
+                    "cannot_be_rated",
+                    "a game against the computer is never rated",
+                ));
+            }
+            if category.is_none() {
+                return Err(AppError::bad_request(
+                    "cannot_be_rated",
+                    "an untimed game cannot be rated",
+                ));
+            }
+        }
         // Validate everything by building the game once.
         Referee::new(&spec)?;
         let computer = req
@@ -165,6 +193,17 @@ impl Hub {
                 .map(serde_json::to_string)
                 .transpose()
                 .map_err(|e| AppError::Internal(e.to_string()))?,
+            players: PlayersRow {
+                white_account: creator
+                    .filter(|_| seat == Seat::White)
+                    .map(|a| a.id.clone()),
+                black_account: creator
+                    .filter(|_| seat == Seat::Black)
+                    .map(|a| a.id.clone()),
+                rated: req.rated,
+                category: category.map(|c| c.name().to_owned()),
+                ..PlayersRow::default()
+            },
         };
         self.ctx
             .store
@@ -255,8 +294,95 @@ impl Hub {
     ///
     /// # Errors
     /// 404 unknown game, 409 both seats taken.
-    pub async fn join(self: &Arc<Self>, id: &str) -> ApiResult<SeatGrant> {
-        self.call(id, Cmd::Join).await
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        account: Option<&Account>,
+    ) -> ApiResult<SeatGrant> {
+        self.call(id, |reply| Cmd::Join(account.cloned(), reply))
+            .await
+    }
+
+    /// Create a game whose seats two accounts take at once (a seek accepted, a pool's
+    /// pairing), and start it.
+    ///
+    /// # Errors
+    /// 400 for a bad time control or variant (nothing is stored then); 5xx database.
+    pub async fn create_paired(
+        self: &Arc<Self>,
+        req: &CreateGame,
+        white: &Account,
+        black: &Account,
+    ) -> ApiResult<String> {
+        let spec = Spec::from_request(req, token::random_u64())?;
+        Referee::new(&spec)?;
+        let category = spec.category();
+        if req.rated && category.is_none() {
+            return Err(AppError::bad_request(
+                "cannot_be_rated",
+                "an untimed game cannot be rated",
+            ));
+        }
+        let now = db::now_unix_ms();
+        let id = token::game_id();
+        let row = GameRow {
+            id: id.clone(),
+            created_at: now,
+            updated_at: now,
+            spec: serde_json::to_string(&spec).map_err(|e| AppError::Internal(e.to_string()))?,
+            time_control: spec.time_control.clone(),
+            variant: spec.variant.as_str().to_owned(),
+            // Both seats are taken: a restart restores it like a running game.
+            status: "playing".into(),
+            players: PlayersRow {
+                white_account: Some(white.id.clone()),
+                black_account: Some(black.id.clone()),
+                rated: req.rated,
+                category: category.map(|c| c.name().to_owned()),
+                ..PlayersRow::default()
+            },
+            ..GameRow::default()
+        };
+        self.ctx.store.write(Write::Create(row)).await?;
+        // Loading the game starts it (Art. 6.6).
+        self.view(&id).await?;
+        Ok(id)
+    }
+
+    /// Withdraw a game still waiting for an opponent (its creator only).
+    ///
+    /// # Errors
+    /// 401 not the creator, 404 unknown game, 409 `not_waiting`.
+    pub async fn withdraw(self: &Arc<Self>, id: &str, who: Credentials) -> ApiResult<()> {
+        self.call(id, |reply| Cmd::Withdraw {
+            who: who.clone(),
+            reply,
+        })
+        .await
+    }
+
+    /// Offer or accept a rematch (`offer`), or decline or withdraw an offer. When the rematch
+    /// starts, the new game is loaded (and so started) before this returns.
+    ///
+    /// # Errors
+    /// 401 not a player, 404 unknown game, 409 `not_finished` or `opponent_left`.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        who: Credentials,
+        offer: bool,
+    ) -> ApiResult<RematchAnswer> {
+        let answer = self
+            .call(id, |reply| Cmd::Rematch {
+                who: who.clone(),
+                offer,
+                reply,
+            })
+            .await?;
+        if let Some(game) = &answer.game {
+            self.view(game).await?;
+        }
+        Ok(answer)
     }
 
     /// The whole state of a game, clocks as of now.
@@ -279,10 +405,15 @@ impl Hub {
     ///
     /// # Errors
     /// 401 bad token, 404 unknown game, 409 out of turn / finished / not started, 422 illegal.
-    pub async fn act(self: &Arc<Self>, id: &str, token: &str, action: Action) -> ApiResult<Ack> {
+    pub async fn act(
+        self: &Arc<Self>,
+        id: &str,
+        who: &Credentials,
+        action: Action,
+    ) -> ApiResult<Ack> {
         let (seq, game) = self
             .call(id, |reply| Cmd::Act {
-                token: token.to_owned(),
+                who: who.clone(),
                 action: action.clone(),
                 view: true,
                 reply,
@@ -299,11 +430,11 @@ impl Hub {
     pub async fn act_quiet(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        who: &Credentials,
         action: Action,
     ) -> ApiResult<i64> {
         self.call(id, |reply| Cmd::Act {
-            token: token.to_owned(),
+            who: who.clone(),
             action: action.clone(),
             view: false,
             reply,
@@ -341,22 +472,35 @@ impl Hub {
     /// # Errors
     /// Database errors (500).
     pub async fn lobby(&self) -> ApiResult<Lobby> {
-        let summary = |r: GameRow| GameSummary {
-            open_seat: match (&r.white_hash, &r.black_hash) {
-                (None, Some(_)) => Some(Seat::White),
-                (Some(_), None) => Some(Seat::Black),
-                _ => None,
-            },
-            computer: r
-                .computer
-                .as_deref()
-                .and_then(|c| serde_json::from_str::<ComputerSeat>(c).ok())
-                .map(|c| c.view()),
-            id: r.id,
-            status: r.status,
-            time_control: r.time_control,
-            variant: r.variant,
-            created_at: r.created_at,
+        let summary = |r: GameRow, names: &HashMap<String, (String, bool)>| {
+            let taken = |hash: &Option<String>, account: &Option<String>| {
+                hash.is_some() || account.is_some()
+            };
+            let white = taken(&r.white_hash, &r.players.white_account);
+            let black = taken(&r.black_hash, &r.players.black_account);
+            let creator = [&r.players.white_account, &r.players.black_account]
+                .into_iter()
+                .flatten()
+                .find_map(|a| names.get(a).map(|(n, _)| n.clone()));
+            GameSummary {
+                open_seat: match (white, black) {
+                    (false, true) => Some(Seat::White),
+                    (true, false) => Some(Seat::Black),
+                    _ => None,
+                },
+                computer: r
+                    .computer
+                    .as_deref()
+                    .and_then(|c| serde_json::from_str::<ComputerSeat>(c).ok())
+                    .map(|c| c.view()),
+                id: r.id,
+                status: r.status,
+                time_control: r.time_control,
+                variant: r.variant,
+                created_at: r.created_at,
+                rated: r.players.rated,
+                creator,
+            }
         };
         let open = self
             .ctx
@@ -370,9 +514,16 @@ impl Hub {
             .games_with_status("playing", 100)
             .await
             .map_err(AppError::from)?;
+        let accounts: Vec<&str> = open
+            .iter()
+            .flat_map(|r| [&r.players.white_account, &r.players.black_account])
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        let names = account_queries::names(self.ctx.store.pool(), &accounts).await?;
         Ok(Lobby {
-            open: open.into_iter().map(summary).collect(),
-            playing: playing.into_iter().map(summary).collect(),
+            open: open.into_iter().map(|r| summary(r, &names)).collect(),
+            playing: playing.into_iter().map(|r| summary(r, &names)).collect(),
         })
     }
 }

@@ -1,13 +1,14 @@
 //! Games: live game actors and their registry, the referee (the bridge to `arbiter-game`),
 //! computer players, the game WebSocket, and the HTTP handlers and wire types of games.
 //!
-//! Inside, imports go one way: `wire` ← `referee`, `computer` ← `actor` ← `hub` ←
+//! Inside, imports go one way: `wire` ← `players`, `referee`, `computer` ← `actor` ← `hub` ←
 //! `handlers`, `socket` ← this module's router.
 
 pub mod actor;
 pub mod computer;
 pub mod handlers;
 pub mod hub;
+pub mod players;
 pub mod referee;
 pub mod socket;
 pub mod wire;
@@ -22,6 +23,7 @@ use utoipa::OpenApi;
 pub use actor::LAG_ALLOWANCE_MS;
 pub use hub::Hub;
 
+use crate::auth::Auth;
 use crate::error::ErrorBody;
 use handlers::*;
 use wire::*;
@@ -31,11 +33,16 @@ pub fn routes<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<Hub>: FromRef<S>,
+    Arc<Auth>: FromRef<S>,
 {
     Router::new()
         .route("/api/games", post(create_game).get(list_games))
         .route("/api/engines", get(list_engines))
-        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}", get(get_game).delete(withdraw_game))
+        .route(
+            "/api/games/{id}/rematch",
+            post(offer_rematch).delete(decline_rematch),
+        )
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/pgn", get(get_pgn))
         .route("/api/games/{id}/move", post(post_move))

@@ -12,6 +12,7 @@ use super::wire::{
     Variant,
 };
 use crate::error::{ApiResult, AppError};
+use crate::ratings::Category;
 
 /// An action of a seat holder.
 #[derive(Debug, Clone)]
@@ -61,6 +62,14 @@ fn color_seat(c: Color) -> Seat {
 
 fn ms(m: u64) -> i64 {
     i64::try_from(m).unwrap_or(i64::MAX)
+}
+
+impl Spec {
+    /// The rating category of a game with this spec (`None`: untimed, cannot be rated).
+    pub fn category(&self) -> Option<Category> {
+        let tc: TimeControl = self.time_control.parse().ok()?;
+        crate::ratings::category::of(&tc, self.variant == Variant::Chess960)
+    }
 }
 
 impl Spec {
@@ -512,13 +521,19 @@ impl Referee {
 
     /// The game in PGN (export format), from `arbiter-game`'s record plus the site's tags;
     /// `names` are White's and Black's.
-    pub fn pgn(&self, id: &str, created_unix_ms: i64, names: &[String; 2]) -> String {
+    pub fn pgn(
+        &self,
+        id: &str,
+        created_unix_ms: i64,
+        players: &[(&'static str, String)],
+    ) -> String {
         let mut record = self.game.to_pgn_record();
         record.tags.set("Event", "Arbiter online game");
         record.tags.set("Site", format!("arbiter game {id}"));
         record.tags.set("Date", pgn_date(created_unix_ms));
-        record.tags.set("White", names[0].as_str());
-        record.tags.set("Black", names[1].as_str());
+        for (tag, value) in players {
+            record.tags.set(*tag, value.as_str());
+        }
         arbiter_pgn::Writer::export()
             .write(&record)
             .unwrap_or_else(|e| format!("; cannot write PGN: {e}\n"))

@@ -18,7 +18,6 @@ use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -28,8 +27,10 @@ use tokio::sync::{broadcast, mpsc};
 use super::actor::Subscription;
 use super::handlers::GameId;
 use super::hub::Hub;
+use super::players::Credentials;
 use super::referee::Action;
 use super::wire::{AdjournRequest, DrawAction, DrawRequest, MoveRequest, WsQuery};
+use crate::auth::Identity;
 use crate::error::{ApiResult, AppError};
 
 /// Largest client frame accepted.
@@ -40,7 +41,7 @@ pub async fn upgrade(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
-    headers: HeaderMap,
+    who: Identity,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Query(q) = query?;
@@ -49,13 +50,12 @@ pub async fn upgrade(
     }
     // Subscribe before upgrading so an unknown game is a plain 404.
     let sub = hub.subscribe(&id, q.since).await?;
-    let token = q.token.or_else(|| {
-        headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(|t| t.trim().to_owned())
-    });
+    // The seat token from the query (browsers cannot set headers on a WebSocket) or the
+    // Authorization header; the account from the session cookie or an API token.
+    let who = Credentials {
+        token: q.token.or(who.seat_token),
+        account: who.account.map(|a| a.id),
+    };
     // Small buffers: the default 128 KiB per socket is zeroed on every read and would cost
     // ~256 MiB for a thousand games.
     Ok(ws
@@ -63,7 +63,7 @@ pub async fn upgrade(
         .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, hub, id, token, sub)))
+        .on_upgrade(move |socket| session(socket, hub, id, who, sub)))
 }
 
 #[derive(Deserialize)]
@@ -121,7 +121,7 @@ async fn session(
     socket: WebSocket,
     hub: Arc<Hub>,
     id: String,
-    mut token: Option<String>,
+    mut who: Credentials,
     sub: Subscription,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -153,10 +153,13 @@ async fn session(
             tokio::select! {
                 ev = rx.recv() => match ev {
                     Ok(ev) => {
-                        if ev.seq <= last_seq {
-                            continue;
+                        // Number 0: a notice (a rematch offer…), not a game event.
+                        if ev.seq != 0 {
+                            if ev.seq <= last_seq {
+                                continue;
+                            }
+                            last_seq = ev.seq;
                         }
-                        last_seq = ev.seq;
                         if sink.send(Message::Text(ev.json.clone())).await.is_err() {
                             return;
                         }
@@ -232,7 +235,7 @@ async fn session(
                 continue;
             }
             Ok(ClientMsg::Auth { token: t }) => {
-                token = Some(t);
+                who.token = Some(t);
                 continue;
             }
             Ok(ClientMsg::Move {
@@ -258,15 +261,16 @@ async fn session(
             Ok(ClientMsg::Adjourn { mv, id }) => (Action::Seal(AdjournRequest { mv }), id),
             Ok(ClientMsg::Resume { id }) => (Action::Resume, id),
         };
-        let reply = match &token {
-            None => error_msg(
+        let reply = if who.is_empty() {
+            error_msg(
                 req_id,
-                &AppError::Unauthorized("send a seat token first".into()),
-            ),
-            Some(t) => match reader_hub.act_quiet(&id, t, action).await {
+                &AppError::Unauthorized("send a seat token first, or log in".into()),
+            )
+        } else {
+            match reader_hub.act_quiet(&id, &who, action).await {
                 Ok(seq) => json!({"type": "ack", "id": req_id, "seq": seq}).to_string(),
                 Err(e) => error_msg(req_id, &e),
-            },
+            }
         };
         if out_tx.send(reply.into()).await.is_err() {
             break;

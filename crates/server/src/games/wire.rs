@@ -92,6 +92,36 @@ pub struct CreateGame {
     /// starts (no invitation). Omitted or null: a game between people.
     #[serde(default)]
     pub computer: Option<ComputerRequest>,
+    /// A rated game (Glicko-2): needs a logged-in creator and opponent and a clock; never
+    /// against the computer. Default: casual.
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// A player of a game, as shown beside the clock.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct PlayerView {
+    /// The username.
+    pub name: String,
+    /// The rating in the game's category when the game started (rated games; null in a
+    /// casual game).
+    pub rating: Option<i64>,
+    /// The rating was provisional (shown with "?").
+    pub provisional: bool,
+    /// The rating change, once a rated game has ended.
+    pub rating_diff: Option<i64>,
+    /// The account has been closed since (its games keep its name).
+    pub closed: bool,
+}
+
+/// Who holds the seats: an account's player, or null for an anonymous seat (or the
+/// computer's, see `computer`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct PlayersView {
+    /// White.
+    pub white: Option<PlayerView>,
+    /// Black.
+    pub black: Option<PlayerView>,
 }
 
 /// A computer opponent asked for at creation: the built-in engine at a level
@@ -213,6 +243,17 @@ pub struct GameView {
     pub computer: Option<ComputerView>,
     /// Number of the last event (the WebSocket stream continues after it).
     pub last_seq: i64,
+    /// A rated game.
+    pub rated: bool,
+    /// The rating category (`bullet`, `blitz`, `rapid`, `standard`, `correspondence`,
+    /// `chess960`); null for an untimed game.
+    pub speed: Option<String>,
+    /// The players (accounts) holding the seats.
+    pub players: PlayersView,
+    /// The game a rematch of this one started, once accepted.
+    pub rematch: Option<String>,
+    /// The seat whose rematch offer stands, after the game.
+    pub rematch_offer: Option<Seat>,
 }
 
 /// Which seats are taken.
@@ -241,6 +282,19 @@ pub struct GameSummary {
     pub computer: Option<ComputerView>,
     /// Creation time, unix ms.
     pub created_at: i64,
+    /// A rated game.
+    pub rated: bool,
+    /// The username of the player waiting (or null: anonymous).
+    pub creator: Option<String>,
+}
+
+/// `POST /api/games/{id}/rematch`: what happened.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct RematchAnswer {
+    /// `offered` (waiting for the opponent) or `started` (the new game is `game`).
+    pub status: String,
+    /// The new game, once started.
+    pub game: Option<String>,
 }
 
 /// `GET /api/games`: open games waiting for an opponent, running games to watch.

@@ -1,0 +1,227 @@
+//! The accounts table and API tokens.
+
+use sqlx::{AnyPool, Row};
+
+use crate::db::now_unix_ms;
+use crate::token;
+
+/// An account as stored.
+#[derive(Debug, Clone)]
+pub struct AccountRow {
+    /// Id.
+    pub id: String,
+    /// Username as written.
+    pub username: String,
+    /// argon2id PHC string.
+    pub password_hash: String,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Unix ms, when closed.
+    pub closed_at: Option<i64>,
+}
+
+fn account_row(r: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
+    Ok(AccountRow {
+        id: r.try_get("id")?,
+        username: r.try_get("username")?,
+        password_hash: r.try_get("password_hash")?,
+        created_at: r.try_get("created_at")?,
+        closed_at: r.try_get("closed_at")?,
+    })
+}
+
+/// Insert a new account; `None` when the name (ignoring case) is taken.
+///
+/// # Errors
+/// Database errors.
+pub async fn insert(
+    pool: &AnyPool,
+    username: &str,
+    password_hash: &str,
+) -> Result<Option<AccountRow>, sqlx::Error> {
+    let row = AccountRow {
+        id: token::game_id(),
+        username: username.to_owned(),
+        password_hash: password_hash.to_owned(),
+        created_at: now_unix_ms(),
+        closed_at: None,
+    };
+    // The unique index on username_key decides between two sign-ups of one name at once.
+    let done = sqlx::query(
+        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (username_key) DO NOTHING",
+    )
+    .bind(&row.id)
+    .bind(&row.username)
+    .bind(super::password::key(username))
+    .bind(&row.password_hash)
+    .bind(row.created_at)
+    .execute(pool)
+    .await?;
+    Ok((done.rows_affected() == 1).then_some(row))
+}
+
+/// The account named `username` (ignoring case), closed or not.
+///
+/// # Errors
+/// Database errors.
+pub async fn by_name(pool: &AnyPool, username: &str) -> Result<Option<AccountRow>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, username, password_hash, created_at, closed_at FROM accounts \
+         WHERE username_key = $1",
+    )
+    .bind(super::password::key(username))
+    .fetch_optional(pool)
+    .await?;
+    row.as_ref().map(account_row).transpose()
+}
+
+/// The account with this id.
+///
+/// # Errors
+/// Database errors.
+pub async fn by_id(pool: &AnyPool, id: &str) -> Result<Option<AccountRow>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, username, password_hash, created_at, closed_at FROM accounts WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    row.as_ref().map(account_row).transpose()
+}
+
+/// Replace the password hash.
+///
+/// # Errors
+/// Database errors.
+pub async fn set_password(pool: &AnyPool, id: &str, hash: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+        .bind(hash)
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Close an account: it cannot log in again; its sessions and tokens end. Its games keep
+/// its name.
+///
+/// # Errors
+/// Database errors.
+pub async fn close(pool: &AnyPool, id: &str) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("UPDATE accounts SET closed_at = $1 WHERE id = $2 AND closed_at IS NULL")
+        .bind(now_unix_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM api_tokens WHERE account_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
+}
+
+/// A personal API token as listed (never the secret).
+#[derive(Debug, Clone)]
+pub struct TokenRow {
+    /// Id (to revoke it).
+    pub id: String,
+    /// What the player wrote about it.
+    pub description: String,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Unix ms of its last use.
+    pub last_used_at: Option<i64>,
+}
+
+/// Create a personal API token; returns its row and the secret (shown once).
+///
+/// # Errors
+/// Database errors.
+pub async fn create_token(
+    pool: &AnyPool,
+    account_id: &str,
+    description: &str,
+) -> Result<(TokenRow, String), sqlx::Error> {
+    let secret = format!("{}{}", crate::auth::API_TOKEN_PREFIX, token::generate());
+    let row = TokenRow {
+        id: token::game_id(),
+        description: description.to_owned(),
+        created_at: now_unix_ms(),
+        last_used_at: None,
+    };
+    sqlx::query(
+        "INSERT INTO api_tokens (id, hash, account_id, description, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&row.id)
+    .bind(token::hash(&secret))
+    .bind(account_id)
+    .bind(&row.description)
+    .bind(row.created_at)
+    .execute(pool)
+    .await?;
+    Ok((row, secret))
+}
+
+/// An account's tokens, newest first.
+///
+/// # Errors
+/// Database errors.
+pub async fn tokens(pool: &AnyPool, account_id: &str) -> Result<Vec<TokenRow>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT id, description, created_at, last_used_at FROM api_tokens \
+         WHERE account_id = $1 ORDER BY created_at DESC",
+    )
+    .bind(account_id)
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(TokenRow {
+                id: r.try_get("id")?,
+                description: r.try_get("description")?,
+                created_at: r.try_get("created_at")?,
+                last_used_at: r.try_get("last_used_at")?,
+            })
+        })
+        .collect()
+}
+
+/// Revoke a token of this account; false if there is none with this id.
+///
+/// # Errors
+/// Database errors.
+pub async fn revoke_token(pool: &AnyPool, account_id: &str, id: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM api_tokens WHERE id = $1 AND account_id = $2")
+        .bind(id)
+        .bind(account_id)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The usernames of accounts by id, and whether each is closed.
+///
+/// # Errors
+/// Database errors.
+pub async fn names(
+    pool: &AnyPool,
+    ids: &[&str],
+) -> Result<std::collections::HashMap<String, (String, bool)>, sqlx::Error> {
+    let mut out = std::collections::HashMap::new();
+    for id in ids {
+        if out.contains_key(*id) {
+            continue;
+        }
+        if let Some(r) = by_id(pool, id).await? {
+            out.insert(r.id, (r.username, r.closed_at.is_some()));
+        }
+    }
+    Ok(out)
+}
