@@ -41,6 +41,7 @@ pub mod token;
 // listed before it.
 pub mod accounts;
 pub mod games;
+pub mod lobby;
 pub mod ratings;
 
 // The top: the web UI's files and the API document.
@@ -134,6 +135,8 @@ pub struct AppState {
     pub auth: Arc<auth::Auth>,
     /// Accounts.
     pub accounts: Arc<accounts::Accounts>,
+    /// Seeks and pools.
+    pub lobby: Arc<lobby::Lobby>,
     /// The cross-site check's accepted origins.
     pub origins: auth::csrf::Origins,
 }
@@ -147,6 +150,7 @@ impl AppState {
             limits: accounts::limits::LoginLimits::default(),
         });
         Self {
+            lobby: lobby::Lobby::start(hub.clone()),
             hub,
             auth,
             accounts,
@@ -169,6 +173,7 @@ macro_rules! part_of_state {
 part_of_state!(Arc<Hub>, hub);
 part_of_state!(Arc<auth::Auth>, auth);
 part_of_state!(Arc<accounts::Accounts>, accounts);
+part_of_state!(Arc<lobby::Lobby>, lobby);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
@@ -177,6 +182,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .route("/api/openapi.json", get(openapi::serve))
         .merge(accounts::routes())
         .merge(games::routes())
+        .merge(lobby::routes())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
     Router::new()

@@ -6,101 +6,10 @@
 
 mod common;
 
-use common::{Child, Db, T};
+use common::{name, Browser, Child, Db, T};
 use reqwest::header::{COOKIE, ORIGIN, RETRY_AFTER, SET_COOKIE};
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{json, Value};
-
-/// A browser: the server's base URL and the session cookie it holds.
-#[derive(Clone)]
-struct Browser {
-    base: String,
-    http: reqwest::Client,
-    cookie: Option<String>,
-}
-
-/// Unique names per test run (the PostgreSQL database is shared between tests and runs).
-fn name(prefix: &str) -> String {
-    let n: u32 = std::process::id()
-        ^ (std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos());
-    format!("{prefix}{}", n % 1_000_000_000)
-}
-
-impl Browser {
-    fn new(t: &T) -> Self {
-        Browser {
-            base: t.base.clone(),
-            http: reqwest::Client::new(),
-            cookie: None,
-        }
-    }
-
-    /// A request as the site's own page makes it: the cookie, and `Origin` for unsafe methods.
-    async fn call(
-        &mut self,
-        method: Method,
-        path: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut req = self
-            .http
-            .request(method.clone(), format!("{}{path}", self.base));
-        if let Some(c) = &self.cookie {
-            req = req.header(COOKIE, c);
-        }
-        if method != Method::GET {
-            req = req.header(ORIGIN, self.base.clone());
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp = req.send().await.unwrap();
-        let status = resp.status();
-        if let Some(set) = resp.headers().get(SET_COOKIE) {
-            let set = set.to_str().unwrap();
-            let pair = set.split(';').next().unwrap().trim().to_owned();
-            self.cookie = (!pair.ends_with('=')).then_some(pair);
-        }
-        (status, resp.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> (StatusCode, Value) {
-        self.call(Method::POST, path, Some(body)).await
-    }
-
-    async fn get(&mut self, path: &str) -> (StatusCode, Value) {
-        self.call(Method::GET, path, None).await
-    }
-
-    async fn delete(&mut self, path: &str) -> (StatusCode, Value) {
-        self.call(Method::DELETE, path, None).await
-    }
-
-    /// Sign up as a fresh player; returns the username.
-    async fn sign_up(&mut self, prefix: &str) -> String {
-        let username = name(prefix);
-        let (s, me) = self
-            .post(
-                "/api/account",
-                json!({"username": username, "password": "correct horse"}),
-            )
-            .await;
-        assert_eq!(s, StatusCode::CREATED, "{me}");
-        assert_eq!(me["username"], username.as_str());
-        username
-    }
-
-    async fn mv(&mut self, id: &str, m: &str) -> Value {
-        let (s, ack) = self
-            .post(&format!("/api/games/{id}/move"), json!({"move": m}))
-            .await;
-        assert_eq!(s, StatusCode::OK, "move {m}: {ack}");
-        ack
-    }
-}
 
 /// Two logged-in players and a rated 5+3 game between them, `a` White.
 async fn rated_game(t: &T) -> (Browser, Browser, String, String, String) {
