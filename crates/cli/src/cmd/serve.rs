@@ -1,6 +1,6 @@
 //! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]
 //! [--engine-threads N] [--engine-max-think S] [--uci-engine NAME=PATH]…
-//! [--uci-option NAME:OPTION=VALUE]…`
+//! [--uci-option NAME:OPTION=VALUE]… [--secure-cookies] [--public-origin URL]…`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -41,6 +41,13 @@ pub struct Args {
     /// `stockfish:UCI_Elo=1500`; the engine must advertise it.
     #[arg(long = "uci-option", value_name = "NAME:OPTION=VALUE")]
     uci_options: Vec<String>,
+    /// Mark the session cookie Secure: the site is served over TLS (e.g. behind a proxy).
+    #[arg(long, env = "ARBITER_SECURE_COOKIES")]
+    secure_cookies: bool,
+    /// The site's public origin (repeatable), e.g. `https://chess.example`, accepted by the
+    /// cross-site check when the proxy in front does not pass the public Host header.
+    #[arg(long = "public-origin", value_name = "URL")]
+    public_origins: Vec<String>,
 }
 
 /// The engines of `--uci-engine` with their `--uci-option`s.
@@ -95,6 +102,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
         engine_max_think: std::time::Duration::from_secs(args.engine_max_think),
         uci_engines: uci_engines(&args.uci_engines, &args.uci_options)?,
+        secure_cookies: args.secure_cookies,
+        public_origins: args.public_origins,
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;

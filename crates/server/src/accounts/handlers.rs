@@ -185,7 +185,8 @@ async fn check_password_of(accounts: &Accounts, id: &str, password: String) -> A
 
 #[utoipa::path(post, path = "/api/account/password", request_body = ChangePassword,
     responses((status = 204, description = "Changed; every other session ended"),
-              (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+              (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 429, body = ErrorBody, description = "Too many attempts; see Retry-After")))]
 /// Change the password; every other session of the account ends.
 pub async fn change_password(
     State(accounts): State<Arc<Accounts>>,
@@ -209,7 +210,8 @@ pub async fn change_password(
 
 #[utoipa::path(post, path = "/api/account/close", request_body = CloseAccount,
     responses((status = 204, description = "Closed; logged out everywhere"),
-              (status = 401, body = ErrorBody)))]
+              (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 429, body = ErrorBody, description = "Too many attempts; see Retry-After")))]
 /// Close the account: it cannot log in again; its finished games keep its name.
 pub async fn close_account(
     State(accounts): State<Arc<Accounts>>,

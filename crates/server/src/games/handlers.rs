@@ -38,6 +38,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
 
 #[utoipa::path(post, path = "/api/games", request_body = CreateGame,
     responses((status = 201, body = SeatGrant), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody, description = "A rated game needs a logged-in creator"),
               (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 /// Create a game and take a seat. With `computer`, the other seat is the server's engine and
 /// the game starts at once.
@@ -67,8 +68,9 @@ pub async fn list_engines(State(hub): State<Arc<Hub>>) -> Json<EnginesView> {
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/join", params(("id" = String, Path)),
-    responses((status = 200, body = SeatGrant), (status = 404, body = ErrorBody),
-              (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = SeatGrant),
+              (status = 401, body = ErrorBody, description = "A rated game needs an account"),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 /// Take the free seat; the game and the clock of the side to move start (Art. 6.6).
 pub async fn join_game(
     State(hub): State<Arc<Hub>>,
