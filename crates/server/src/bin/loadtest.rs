@@ -13,7 +13,12 @@
 //!
 //! Options: `--games N` (100), `--seconds S` (20), `--think-ms T` (mean pause before each
 //! move, uniform in [T/2, 3T/2]; 0 = as fast as possible), `--db URL` (default: a temporary
-//! SQLite file), `--time-control TC` (`60+0`), `--sync-full` (SQLite `synchronous=FULL`).
+//! SQLite file), `--time-control TC` (`60+0`), `--sync-full` (SQLite `synchronous=FULL`),
+//! `--accounts` (every player signs up; games are rated, created and joined with the session
+//! cookie, and played over WebSockets authenticated by the cookie alone; the audit also checks
+//! that every finished rated game was rated exactly once), `--lobby N` (instead of games: N
+//! logged-in players with lobby sockets join the quick-pairing pools, then post and accept
+//! seeks; reports the time from joining or accepting to `game_started`).
 //! `--serve --addr A --db D` runs the server
 //! itself (used for the child process).
 
@@ -45,6 +50,8 @@ struct Opts {
     serve: bool,
     addr: String,
     sync_full: bool,
+    accounts: bool,
+    lobby: usize,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -57,6 +64,8 @@ fn parse_args() -> Result<Opts, String> {
         serve: false,
         addr: "127.0.0.1:0".into(),
         sync_full: false,
+        accounts: false,
+        lobby: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -67,13 +76,15 @@ fn parse_args() -> Result<Opts, String> {
             "--think-ms" => o.think_ms = val()?.parse().map_err(|e| format!("--think-ms: {e}"))?,
             "--db" => o.db = Some(val()?),
             "--sync-full" => o.sync_full = true,
+            "--accounts" => o.accounts = true,
+            "--lobby" => o.lobby = val()?.parse().map_err(|e| format!("--lobby: {e}"))?,
             "--time-control" => o.time_control = val()?,
             "--addr" => o.addr = val()?,
             "--serve" => o.serve = true,
             "-h" | "--help" => {
                 return Err(
                     "usage: loadtest [--games N] [--seconds S] [--think-ms T] [--db URL] \
-                            [--time-control TC]"
+                            [--time-control TC] [--sync-full] [--accounts] [--lobby N]"
                         .into(),
                 )
             }
@@ -96,7 +107,14 @@ fn main() {
         return;
     }
     let rt = runtime("ARBITER_LOADGEN_THREADS");
-    if let Err(e) = rt.block_on(bench(opts)) {
+    let run = async {
+        if opts.lobby > 0 {
+            lobby_bench(opts).await
+        } else {
+            bench(opts).await
+        }
+    };
+    if let Err(e) = rt.block_on(run) {
         eprintln!("loadtest: {e}");
         std::process::exit(1);
     }
@@ -140,13 +158,22 @@ fn serve(opts: &Opts) {
     });
 }
 
-/// A tiny HTTP/1.1 client (one request per connection) — enough for setting games up.
-async fn http(addr: SocketAddr, method: &str, path: &str, body: &Value) -> Result<Value, BoxError> {
+/// A tiny HTTP/1.1 client (one request per connection) — enough for setting games up — with
+/// a session cookie if given (and the site's own Origin, as a browser sends it); returns the
+/// body and the new session cookie if the response set one.
+async fn http_as(
+    addr: SocketAddr,
+    cookie: Option<&str>,
+    method: &str,
+    path: &str,
+    body: &Value,
+) -> Result<(Value, Option<String>), BoxError> {
     let body = body.to_string();
     let mut s = TcpStream::connect(addr).await?;
+    let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{cookie}\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await?;
@@ -157,7 +184,35 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: &Value) -> Resul
     if !head.starts_with("HTTP/1.1 2") {
         return Err(format!("{method} {path}: {head} {body}").into());
     }
-    Ok(serde_json::from_str(body)?)
+    let set = head.lines().find_map(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("set-cookie: arbiter_session=").then(|| {
+            l["set-cookie: ".len()..]
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .to_owned()
+        })
+    });
+    let value = if body.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(body)?
+    };
+    Ok((value, set))
+}
+
+/// Sign up a fresh player; returns the session cookie.
+async fn sign_up(addr: SocketAddr, username: &str) -> Result<String, BoxError> {
+    let (_, cookie) = http_as(
+        addr,
+        None,
+        "POST",
+        "/api/account",
+        &json!({"username": username, "password": "load test password"}),
+    )
+    .await?;
+    cookie.ok_or_else(|| "sign-up set no cookie".into())
 }
 
 struct Acked {
@@ -182,14 +237,30 @@ struct Player {
     replies: mpsc::UnboundedReceiver<Value>,
 }
 
-async fn connect_player(addr: SocketAddr, id: &str, token: &str) -> Result<Player, BoxError> {
+/// How a player proves its seat: a seat token, or the account's session cookie.
+enum Seat<'a> {
+    Token(&'a str),
+    Cookie(&'a str),
+}
+
+async fn connect_player(addr: SocketAddr, id: &str, seat: Seat<'_>) -> Result<Player, BoxError> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let tcp = TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
-    let url = format!("ws://{addr}/api/games/{id}/ws?since=1&token={token}");
+    let url = match seat {
+        Seat::Token(token) => format!("ws://{addr}/api/games/{id}/ws?since=1&token={token}"),
+        Seat::Cookie(_) => format!("ws://{addr}/api/games/{id}/ws?since=1"),
+    };
+    let mut req = url.into_client_request()?;
+    if let Seat::Cookie(c) = seat {
+        req.headers_mut().insert("cookie", c.parse()?);
+        req.headers_mut()
+            .insert("origin", format!("http://{addr}").parse()?);
+    }
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0);
-    let (ws, _) = tokio_tungstenite::client_async_with_config(url, tcp, Some(config)).await?;
+    let (ws, _) = tokio_tungstenite::client_async_with_config(req, tcp, Some(config)).await?;
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
@@ -222,19 +293,46 @@ impl Rng {
     }
 }
 
-async fn new_game(addr: SocketAddr, tc: &str) -> Result<(String, Player, Player), BoxError> {
-    let created = http(
+async fn new_game(
+    addr: SocketAddr,
+    tc: &str,
+    cookies: Option<&[String; 2]>,
+) -> Result<(String, Player, Player), BoxError> {
+    let (w, b) = match cookies {
+        Some([cw, cb]) => (Some(cw.as_str()), Some(cb.as_str())),
+        None => (None, None),
+    };
+    let (created, _) = http_as(
         addr,
+        w,
         "POST",
         "/api/games",
-        &json!({"time_control": tc, "color": "white"}),
+        &json!({"time_control": tc, "color": "white", "rated": cookies.is_some()}),
     )
     .await?;
     let id = created["id"].as_str().ok_or("no id")?.to_owned();
-    let joined = http(addr, "POST", &format!("/api/games/{id}/join"), &json!({})).await?;
-    let w = connect_player(addr, &id, created["token"].as_str().ok_or("no token")?).await?;
-    let b = connect_player(addr, &id, joined["token"].as_str().ok_or("no token")?).await?;
-    Ok((id, w, b))
+    let (joined, _) = http_as(
+        addr,
+        b,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        &json!({}),
+    )
+    .await?;
+    let token = |grant: &Value| grant["token"].as_str().unwrap_or("").to_owned();
+    let (tw, tb) = (token(&created), token(&joined));
+    // Logged in, the players act by their cookie alone; anonymous, by their seat tokens.
+    let (white, black) = match (w, b) {
+        (Some(cw), Some(cb)) => (
+            connect_player(addr, &id, Seat::Cookie(cw)).await?,
+            connect_player(addr, &id, Seat::Cookie(cb)).await?,
+        ),
+        _ => (
+            connect_player(addr, &id, Seat::Token(&tw)).await?,
+            connect_player(addr, &id, Seat::Token(&tb)).await?,
+        ),
+    };
+    Ok((id, white, black))
 }
 
 async fn run_games(
@@ -245,8 +343,24 @@ async fn run_games(
     stop: Arc<AtomicBool>,
 ) {
     let mut rng = Rng(seed | 1);
+    let cookies = if opts.accounts {
+        let mut pair = Vec::new();
+        for side in ["w", "b"] {
+            match sign_up(addr, &format!("lt{:x}{side}", seed % 0xFFFF_FFFF)).await {
+                Ok(c) => pair.push(c),
+                Err(e) => {
+                    eprintln!("sign-up failed: {e}");
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+        Some([pair[0].clone(), pair[1].clone()])
+    } else {
+        None
+    };
     while !stop.load(Ordering::Relaxed) {
-        let (id, white, black) = match new_game(addr, &opts.time_control).await {
+        let (id, white, black) = match new_game(addr, &opts.time_control, cookies.as_ref()).await {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("setup failed: {e}");
@@ -340,7 +454,11 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-async fn bench(opts: Opts) -> Result<(), BoxError> {
+/// Start the server as a child process; returns it, its pid, address, database and the
+/// temporary directory.
+fn start_server(
+    opts: &Opts,
+) -> Result<(std::process::Child, u32, SocketAddr, String, String), BoxError> {
     let dir = tempfile_dir()?;
     let db = opts
         .db
@@ -364,6 +482,11 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         .ok_or("server did not start")?
         .parse()?;
     eprintln!("server pid {pid} on {addr}, database {db}");
+    Ok((child, pid, addr, db, dir))
+}
+
+async fn bench(opts: Opts) -> Result<(), BoxError> {
+    let (mut child, pid, addr, db, dir) = start_server(&opts)?;
 
     let opts = Arc::new(opts);
     let stats = Arc::new(Stats::default());
@@ -440,6 +563,11 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         // A stored move nobody was told about would be a duplicate from the client's view.
         duplicated += move_rows.saturating_sub(acks.len());
     }
+    let rating_audit = if opts.accounts {
+        Some(audit_ratings(&store).await?)
+    } else {
+        None
+    };
     store.close().await;
 
     println!("games concurrently        {}", opts.games);
@@ -476,6 +604,15 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     if missing + duplicated + wrong > 0 {
         return Err("the database does not hold every acknowledged move exactly once".into());
     }
+    if let Some((rated, with_change, rating_games)) = rating_audit {
+        println!(
+            "ratings audit: {rated} rated games ended with a result, {with_change} with their \
+             rating change, {rating_games} rated games counted over all players (2 each)"
+        );
+        if rated != with_change || rating_games != 2 * with_change {
+            return Err("a rated game was not rated exactly once".into());
+        }
+    }
     if opts.db.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -486,4 +623,254 @@ fn tempfile_dir() -> Result<String, BoxError> {
     let base = std::env::temp_dir().join(format!("arbiter-loadtest-{}", std::process::id()));
     std::fs::create_dir_all(&base)?;
     Ok(base.to_string_lossy().into_owned())
+}
+
+/// Rated games that ended with a result (not aborted), those with their rating change stored,
+/// and the rated games counted in the players' ratings (each game counts for two players).
+async fn audit_ratings(store: &arbiter_server::Store) -> Result<(i64, i64, i64), BoxError> {
+    use sqlx::Row;
+    let row = sqlx::query(
+        "SELECT \
+           (SELECT COUNT(*) FROM games WHERE rated = 1 AND status = 'finished' \
+              AND result IN ('1-0', '0-1', '1/2-1/2') AND termination <> 'aborted') AS rated, \
+           (SELECT COUNT(*) FROM games WHERE white_rating_diff IS NOT NULL) AS with_change, \
+           (SELECT COALESCE(SUM(games), 0) FROM ratings) AS rating_games",
+    )
+    .fetch_one(store.pool())
+    .await?;
+    Ok((
+        row.try_get("rated")?,
+        row.try_get("with_change")?,
+        row.try_get("rating_games")?,
+    ))
+}
+
+/// A logged-in player of the lobby benchmark: its cookie and the games started for it.
+struct LobbyPlayer {
+    cookie: String,
+    started: mpsc::UnboundedReceiver<(String, Instant)>,
+}
+
+async fn lobby_player(addr: SocketAddr, name: String) -> Result<LobbyPlayer, BoxError> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let cookie = sign_up(addr, &name).await?;
+    let mut req = format!("ws://{addr}/api/lobby/ws").into_client_request()?;
+    req.headers_mut().insert("cookie", cookie.parse()?);
+    req.headers_mut()
+        .insert("origin", format!("http://{addr}").parse()?);
+    let tcp = TcpStream::connect(addr).await?;
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (ws, _) = tokio_tungstenite::client_async_with_config(req, tcp, Some(config)).await?;
+    let (_sink, mut stream) = ws.split();
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let _keep = _sink;
+        while let Some(Ok(msg)) = stream.next().await {
+            if let Message::Text(t) = msg {
+                if t.as_str().contains("\"game_started\"") {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
+                    let game = v["game"].as_str().unwrap_or("").to_owned();
+                    if tx.send((game, Instant::now())).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Ok(LobbyPlayer {
+        cookie,
+        started: rx,
+    })
+}
+
+fn report(what: &str, mut us: Vec<u32>) {
+    us.sort_unstable();
+    println!(
+        "{what:<34} n {:>5}   p50 {:>7.2}   p99 {:>7.2}   max {:>7.2} ms",
+        us.len(),
+        percentile(&us, 0.5),
+        percentile(&us, 0.99),
+        percentile(&us, 1.0)
+    );
+}
+
+fn micros(d: Duration) -> u32 {
+    u32::try_from(d.as_micros()).unwrap_or(u32::MAX)
+}
+
+/// `--lobby N`: N logged-in players with lobby sockets join and leave pools, are paired, then
+/// post and accept seeks.
+async fn lobby_bench(opts: Opts) -> Result<(), BoxError> {
+    const POOLS: [&str; 9] = [
+        "1%2B0", "3%2B0", "3%2B2", "5%2B0", "5%2B3", "10%2B0", "10%2B5", "15%2B10", "30%2B0",
+    ];
+    let n = opts.lobby - opts.lobby % 2;
+    let (mut child, pid, addr, _db, dir) = start_server(&opts)?;
+    let t0 = Instant::now();
+    let mut players = Vec::with_capacity(n);
+    let run = format!("{:x}", std::process::id());
+    for chunk in (0..n).collect::<Vec<_>>().chunks(16) {
+        let made = futures_util::future::join_all(
+            chunk
+                .iter()
+                .map(|i| lobby_player(addr, format!("lb{run}x{i}"))),
+        )
+        .await;
+        for p in made {
+            players.push(p?);
+        }
+    }
+    println!(
+        "lobby players             {n} (signed up and connected in {:.1} s)",
+        t0.elapsed().as_secs_f64()
+    );
+
+    // Join a pool and leave it again, every player at once.
+    let calls = players.iter().enumerate().map(|(i, p)| async move {
+        let pool = POOLS[i % POOLS.len()];
+        let t = Instant::now();
+        http_as(
+            addr,
+            Some(&p.cookie),
+            "POST",
+            &format!("/api/pools/{pool}/join"),
+            &json!({}),
+        )
+        .await?;
+        let joined = micros(t.elapsed());
+        let t = Instant::now();
+        http_as(addr, Some(&p.cookie), "DELETE", "/api/pools", &json!({})).await?;
+        Ok::<_, BoxError>((joined, micros(t.elapsed())))
+    });
+    let mut join_us = Vec::new();
+    let mut leave_us = Vec::new();
+    for r in futures_util::future::join_all(calls).await {
+        let (j, l) = r?;
+        join_us.push(j);
+        leave_us.push(l);
+    }
+    report("pool join (HTTP)", join_us);
+    report("pool leave (HTTP)", leave_us);
+
+    // Join for real: everyone is paired; time from the join's answer to game_started.
+    let joins = players.iter().enumerate().map(|(i, p)| async move {
+        let pool = POOLS[i % POOLS.len()];
+        http_as(
+            addr,
+            Some(&p.cookie),
+            "POST",
+            &format!("/api/pools/{pool}/join"),
+            &json!({}),
+        )
+        .await?;
+        Ok::<_, BoxError>(Instant::now())
+    });
+    let joined: Vec<Instant> = futures_util::future::join_all(joins)
+        .await
+        .into_iter()
+        .collect::<Result<_, _>>()?;
+    let mut match_us = Vec::new();
+    let mut games: HashMap<String, usize> = HashMap::new();
+    let mut unmatched = 0;
+    for (p, at) in players.iter_mut().zip(&joined) {
+        match tokio::time::timeout(Duration::from_secs(20), p.started.recv()).await {
+            Ok(Some((game, when))) => {
+                match_us.push(micros(when.saturating_duration_since(*at)));
+                *games.entry(game).or_default() += 1;
+            }
+            _ => unmatched += 1,
+        }
+    }
+    report("pool join → game_started", match_us);
+    let pairs_ok = games.values().all(|&c| c == 2);
+    println!(
+        "pool games                {} (each with two players: {pairs_ok}); unmatched players {unmatched}",
+        games.len()
+    );
+    // The pool games' clocks run on (their flags fall in due course): the server carries them
+    // through the seek phase, as a site would.
+
+    // Seeks: the first half posts, the second half accepts one each.
+    let half = n / 2;
+    let posts = players[..half].iter().map(|p| async move {
+        let t = Instant::now();
+        let (seek, _) = http_as(
+            addr,
+            Some(&p.cookie),
+            "POST",
+            "/api/seeks",
+            &json!({"time_control": "5+3", "rated": false}),
+        )
+        .await?;
+        Ok::<_, BoxError>((
+            seek["id"].as_str().unwrap_or("").to_owned(),
+            micros(t.elapsed()),
+        ))
+    });
+    let mut seek_ids = Vec::new();
+    let mut post_us = Vec::new();
+    for r in futures_util::future::join_all(posts).await {
+        let (id, us) = r?;
+        seek_ids.push(id);
+        post_us.push(us);
+    }
+    report("seek post (HTTP)", post_us);
+    let (seekers, acceptors) = players.split_at_mut(half);
+    let accepts = acceptors.iter().zip(&seek_ids).map(|(p, id)| async move {
+        let t = Instant::now();
+        let r = http_as(
+            addr,
+            Some(&p.cookie),
+            "POST",
+            &format!("/api/seeks/{id}/accept"),
+            &json!({}),
+        )
+        .await;
+        r.map(|_| (t, micros(t.elapsed())))
+    });
+    let mut accept_us = Vec::new();
+    let mut sent = Vec::new();
+    let mut failed = 0;
+    for r in futures_util::future::join_all(accepts).await {
+        match r {
+            Ok((t, us)) => {
+                accept_us.push(us);
+                sent.push(Some(t));
+            }
+            Err(e) => {
+                eprintln!("accept: {e}");
+                failed += 1;
+                sent.push(None);
+            }
+        }
+    }
+    report("seek accept (HTTP, game created)", accept_us);
+    let mut told_us = Vec::new();
+    for (p, t) in seekers.iter_mut().zip(&sent) {
+        let Some(t) = t else { continue };
+        if let Ok(Some((_, when))) =
+            tokio::time::timeout(Duration::from_secs(20), p.started.recv()).await
+        {
+            told_us.push(micros(when.saturating_duration_since(*t)));
+        }
+    }
+    report("accept sent → seeker told", told_us);
+    println!("failed accepts            {failed}");
+    println!(
+        "server RSS HWM            {:.1} MiB",
+        mem_kb(pid, "VmHWM:").unwrap_or(0) as f64 / 1024.0
+    );
+    let _ = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
+    let _ = child.wait();
+    if opts.db.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if unmatched > 0 || !pairs_ok || failed > 0 {
+        return Err("the lobby lost a player or paired one twice".into());
+    }
+    Ok(())
 }
