@@ -1,6 +1,8 @@
 // The server's HTTP and WebSocket API (issue 5). The server is the authority: the UI only
 // displays what it says and sends what the player asked for.
 
+import type { Player } from './players-api';
+
 export type Seat = 'white' | 'black';
 export type Status = 'waiting' | 'playing' | 'finished' | 'adjourned' | string;
 
@@ -39,6 +41,15 @@ export interface GameState {
   computer?: ComputerInfo | null;
   /** Number of the last event; the WebSocket continues after it. */
   last_seq?: number;
+  rated?: boolean;
+  /** The rating category; null for an untimed game. */
+  speed?: string | null;
+  /** The accounts holding the seats (null: anonymous). */
+  players?: { white: Player | null; black: Player | null };
+  /** The rematch game, once accepted. */
+  rematch?: string | null;
+  /** The seat whose rematch offer stands. */
+  rematch_offer?: Seat | null;
   [key: string]: unknown;
 }
 
@@ -66,6 +77,9 @@ export interface GameSummary {
   open_seat?: Seat | null;
   computer?: ComputerInfo | null;
   moves?: number;
+  rated?: boolean;
+  /** The waiting player's username, null when anonymous. */
+  creator?: string | null;
   [key: string]: unknown;
 }
 
@@ -80,12 +94,14 @@ export class ApiError extends Error {
     public status: number,
     public code: string,
     message: string,
+    /** Seconds from a 429's `Retry-After`. */
+    public retryAfter: number | null = null,
   ) {
     super(message);
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers['Authorization'] = `Bearer ${token}`;
@@ -104,7 +120,8 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   }
   if (!res.ok) {
     const err = (data ?? {}) as { error?: string; message?: string };
-    throw new ApiError(res.status, err.error ?? `http_${res.status}`, err.message ?? text ?? res.statusText);
+    const retry = Number(res.headers.get('Retry-After'));
+    throw new ApiError(res.status, err.error ?? `http_${res.status}`, err.message ?? text ?? res.statusText, Number.isFinite(retry) && retry > 0 ? retry : null);
   }
   return data as T;
 }
@@ -120,6 +137,8 @@ export interface CreateRequest {
   /** Play the computer at this level (1–8), or an external engine the server offers: the
    * game starts at once. */
   computer?: { level: number } | { engine: string };
+  /** A rated game (an account and a timed control are needed). */
+  rated?: boolean;
 }
 
 export const api = {
@@ -147,6 +166,10 @@ export const api = {
   resign: (id: string, token: string) => call<unknown>('POST', `/api/games/${enc(id)}/resign`, {}, token),
   abort: (id: string, token: string) => call<unknown>('POST', `/api/games/${enc(id)}/abort`, {}, token),
   pgnUrl: (id: string) => `/api/games/${enc(id)}/pgn`,
+  /** Withdraws a game still waiting for an opponent. */
+  withdraw: (id: string, token?: string) => call<unknown>('DELETE', `/api/games/${enc(id)}`, undefined, token),
+  rematch: (id: string, token?: string) => call<{ status: string; game?: string }>('POST', `/api/games/${enc(id)}/rematch`, {}, token),
+  declineRematch: (id: string, token?: string) => call<{ status: string }>('DELETE', `/api/games/${enc(id)}/rematch`, undefined, token),
 };
 
 function enc(id: string): string {

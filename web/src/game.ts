@@ -25,7 +25,11 @@ import {
   type Role,
 } from './chess';
 import { h } from './dom';
-import { t, fmt, lang, digits, colorName, verdict, verdictText, errorText } from './i18n';
+import { t, pt, fmt, lang, digits, colorName, verdict, verdictText, errorText } from './i18n';
+import { currentUser } from './session';
+import { seatOf } from './ratings';
+import { playerTag } from './player-tag';
+import { rematchBox } from './rematch';
 import { formatClock, simpleDelayMs } from './timecontrol';
 import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
 import { navigate } from './router';
@@ -51,6 +55,12 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   let rp: Replay | null = null;
   let rpKey = '';
   let orientation: Seat = grant?.seat ?? 'white';
+  /** The board has been turned to the player's side once (a seat held by the account is
+   * known only from the first state). */
+  let oriented = grant !== null;
+  /** The rating changes of the final event, before the view carries them. */
+  let finalDiff: { white: number; black: number } | null = null;
+  let leaving = false;
   let offerWithMove = false;
   let lastCount = -1;
   let lastStatus = '';
@@ -78,6 +88,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   const resultEl = h('div', { class: 'result', 'data-testid': 'result', hidden: true, role: 'status' });
   const inviteEl = h('div', { class: 'invite', hidden: true });
   const offerEl = h('div', { class: 'offer', hidden: true });
+  const rematchEl = h('div', { class: 'rematch', 'data-testid': 'rematch-box' });
   const movesEl = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': d.movesTitle });
   const controlsEl = h('div', { class: 'controls' });
   const liveBtn = h('button', { type: 'button', class: 'small live', hidden: true, 'data-testid': 'live', onclick: () => view(null) }, `⏭ ${d.backToGame}`);
@@ -143,7 +154,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       h(
         'aside',
         { class: 'side' },
-        h('div', { class: 'card' }, statusEl, resultEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
+        h('div', { class: 'card' }, statusEl, resultEl, rematchEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
         a11y,
       ),
     ),
@@ -163,7 +174,15 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   });
 
   // ---- Helpers over the state ----
-  const mySeat = (): Seat | null => grant?.seat ?? null;
+  // A seat is held by its token (kept in this browser) or by the logged-in account.
+  const accountSeat = (): Seat | null => seatOf(state?.players, currentUser()?.username);
+  const mySeat = (): Seat | null => grant?.seat ?? accountSeat();
+  /** What acts for the player: the seat token, or '' (the session cookie does). */
+  const seatGrant = (): SeatGrant | null => {
+    if (grant) return grant;
+    const seat = accountSeat();
+    return seat ? { seat, token: '' } : null;
+  };
   const chess960 = () => (state?.variant ?? '').toString().includes('960');
   const current = () => (rp ? rp.positions[rp.positions.length - 1] : null);
   const playing = () => state?.status === 'playing';
@@ -206,7 +225,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   }
 
   async function act(f: () => Promise<unknown>): Promise<boolean> {
-    if (!grant) return false;
+    if (!mySeat()) return false;
     busy = true;
     try {
       const res = await f();
@@ -226,7 +245,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
 
   function sendMove(m: NormalMove): void {
     const pos = current();
-    if (!pos || !grant) return;
+    if (!pos || !mySeat()) return;
     const uci = moveToUci(pos, m, chess960());
     // Show the move at once; the server's answer confirms or undoes it.
     const after = pos.clone();
@@ -243,7 +262,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     viewPly = null;
     const offer = offerWithMove;
     offerWithMove = false;
-    const g = grant;
+    const g = seatGrant()!;
     const ply = state?.moves.length;
     void act(() => api.move(id, g.token, uci, { offerDraw: offer, ply, lagMs: stream?.lagMs() }));
   }
@@ -294,7 +313,17 @@ export function renderGame(root: HTMLElement, id: string): () => void {
 
   // ---- Applying a state ----
   function apply(s: GameState): void {
+    const before = state;
     state = s;
+    if (!oriented && mySeat()) {
+      orientation = mySeat()!;
+      oriented = true;
+    }
+    // The rematch started while this page missed the notice (a reconnection): go there.
+    if (before && !before.rematch && s.rematch && mySeat()) {
+      goRematch(s.rematch);
+      return;
+    }
     // The figures are as of the server's response, which took about the one-way lag to come.
     receivedAt = performance.now() - (stream?.lagMs() ?? 0);
     stream?.seen(s.last_seq);
@@ -385,9 +414,25 @@ export function renderGame(root: HTMLElement, id: string): () => void {
           ? ` · ${s.computer.name ?? s.computer.engine}`
           : ` · ${fmt(t().computerLevel, { level: digits(String(s.computer.level ?? '?')) })}`
         : '';
-    const label = (c: Seat) => `${colorName(c)}${computerName(c)}${me === c ? ' ★' : ''}`;
-    nameEls.top.textContent = label(top);
-    nameEls.bottom.textContent = label(bottom);
+    // "White ★ · alice 1500? +12": the colour, the star of the player's own seat, then who
+    // holds it (an account with its rating and, after a rated game, the change).
+    const who = (c: Seat): (Node | string)[] => {
+      if (s.computer && s.computer.seat === c) return [computerName(c)];
+      const pl = s.players?.[c] ?? null;
+      if (pl) return [' · ', playerTag({ ...pl, rating_diff: pl.rating_diff ?? finalDiff?.[c] ?? null }, { diff: true })];
+      return s.seats?.[c] || me === c ? [` · ${pt().anonymous}`] : [];
+    };
+    for (const [el, c] of [
+      [nameEls.top, top],
+      [nameEls.bottom, bottom],
+    ] as const) {
+      // Drawn again only when it changes: a link under the pointer should stay put.
+      const key = JSON.stringify([lang(), c, me, s.players?.[c] ?? null, s.seats?.[c] ?? null, s.computer ?? null, finalDiff]);
+      if (el.dataset.key === key) continue;
+      el.dataset.key = key;
+      el.setAttribute('data-testid', `name-${c}`);
+      el.replaceChildren(h('span', { class: 'seat-color' }, `${colorName(c)}${me === c ? ' ★' : ''}`), ...who(c));
+    }
     for (const [el, c] of [
       [clockEls.top, top],
       [clockEls.bottom, bottom],
@@ -402,9 +447,10 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const d2 = t();
     let status = '';
     if (s.status === 'waiting') status = d2.waiting;
+    else if (s.status === 'withdrawn') status = pt().withdrawn;
     else if (s.status === 'playing' && s.computer?.seat === s.turn) status = d2.computerThinking;
     else if (s.status === 'playing') status = fmt(d2.toMove, { color: colorName(s.turn) });
-    statusEl.textContent = [status, me ? (me === 'white' ? d2.youPlayWhite : d2.youPlayBlack) : s.status !== 'waiting' ? d2.spectating : ''].filter(Boolean).join(' · ');
+    statusEl.textContent = [status, me ? (me === 'white' ? d2.youPlayWhite : d2.youPlayBlack) : s.status !== 'waiting' && s.status !== 'withdrawn' ? d2.spectating : ''].filter(Boolean).join(' · ');
 
     // Result.
     if (s.status === 'finished' || s.status === 'adjourned' || s.status === 'aborted') {
@@ -483,8 +529,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
           h(
             'div',
             { class: 'row' },
-            h('button', { type: 'button', class: 'primary', 'data-testid': 'accept-draw', onclick: () => grant && void act(() => api.draw(id, grant!.token, 'accept')) }, d2.accept),
-            h('button', { type: 'button', 'data-testid': 'decline-draw', onclick: () => grant && void act(() => api.draw(id, grant!.token, 'decline')) }, d2.decline),
+            h('button', { type: 'button', class: 'primary', 'data-testid': 'accept-draw', onclick: () => void act(() => api.draw(id, seatGrant()?.token ?? '', 'accept')) }, d2.accept),
+            h('button', { type: 'button', 'data-testid': 'decline-draw', onclick: () => void act(() => api.draw(id, seatGrant()?.token ?? '', 'decline')) }, d2.decline),
           ),
         );
     } else if (playing() && s.draw_offer && !me) {
@@ -492,6 +538,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       offerEl.replaceChildren(h('p', {}, `${colorName(s.draw_offer)}: ${d2.offerDraw.toLowerCase()}`));
     } else offerEl.hidden = true;
 
+    renderRematch();
     renderClaims();
     renderMoves();
     renderControls();
@@ -510,11 +557,72 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     }
   }
 
+  function renderRematch(): void {
+    if (!state) return;
+    const key = JSON.stringify([lang(), state.status, state.rematch ?? null, state.rematch_offer ?? null, mySeat()]);
+    if (rematchEl.dataset.key === key) return;
+    rematchEl.dataset.key = key;
+    const box = rematchBox(state, mySeat(), { offer: () => void offerRematch(), decline: () => void declineRematch(), open: goRematch });
+    rematchEl.replaceChildren(...(box ? [box] : []));
+    rematchEl.hidden = !box;
+  }
+
+  async function offerRematch(): Promise<void> {
+    try {
+      const r = await api.rematch(id, seatGrant()?.token);
+      showError(null);
+      if (r.status === 'started' && r.game) return goRematch(r.game);
+      if (state) state.rematch_offer = mySeat();
+      render();
+    } catch (err) {
+      showError(errText(err));
+    }
+  }
+
+  async function declineRematch(): Promise<void> {
+    try {
+      await api.declineRematch(id, seatGrant()?.token);
+      showError(null);
+      if (state) state.rematch_offer = null;
+      render();
+    } catch (err) {
+      showError(errText(err));
+    }
+  }
+
+  /** Opens the rematch; a seat held by a token here keeps the same token there, colours
+   * swapped (the server gives the new seat to the same token). */
+  function goRematch(next: string): void {
+    if (leaving || stopped) return;
+    leaving = true;
+    if (grant) seats.set(next, { seat: opposite(grant.seat), token: grant.token });
+    navigate(`/game/${encodeURIComponent(next)}`);
+  }
+
+  /** `{"type":"rematch","offer":seat|null}` or `{"type":"rematch","game":id}`: notices, not
+   * events (the view says the same after a reconnection). */
+  function onRematchNotice(ev: Record<string, unknown>): void {
+    if (!state) return;
+    if (typeof ev.game === 'string') {
+      state.rematch = ev.game;
+      if (mySeat()) return goRematch(ev.game);
+    } else if ('offer' in ev) {
+      const offer = (ev.offer as Seat | null) ?? null;
+      state.rematch_offer = offer;
+      if (offer && mySeat() && offer !== mySeat()) {
+        sound('notify', prefs);
+        announce(pt().opponentRematch, prefs);
+      }
+    }
+    render();
+  }
+
   function renderClaims(): void {
     const d2 = t();
     claimEl.replaceChildren();
     claimEl.hidden = true;
-    if (!state || !rp || !myTurn() || !grant) return;
+    const g = seatGrant();
+    if (!state || !rp || !myTurn() || !g) return;
     const info = claimInfo(rp);
     // The server's `claimable` also counts claims that need a move (Art. 9.2.1.1, 9.3.1), so
     // whether a claim without a move is valid comes from the replay here; the server's field
@@ -522,7 +630,6 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const server = Array.isArray(state.claimable) ? state.claimable.length > 0 : true;
     if (!server) return;
     const now = info.now.length > 0;
-    const g = grant;
     if (now) {
       const why = info.now.map((w) => (w === 'threefold' ? `${d2.art} ${digits('9.2')}` : `${d2.art} ${digits('9.3')}`)).join(', ');
       claimEl.append(
@@ -629,7 +736,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     const s = state;
     const d2 = t();
     const me = mySeat();
-    const g = grant;
+    const g = seatGrant();
     const btns: (HTMLElement | null)[] = [];
     btns.push(
       h(
@@ -698,6 +805,11 @@ export function renderGame(root: HTMLElement, id: string): () => void {
           ),
         );
       }
+      // The creator may take back a game nobody has joined yet.
+      if (s.status === 'waiting')
+        btns.push(
+          h('button', { type: 'button', class: 'danger', 'data-testid': 'withdraw', onclick: () => void act(() => api.withdraw(id, g.token)) }, `✕ ${pt().withdraw}`),
+        );
       // Online convention: abort before both players have moved (if the competition allows it).
       const allowAbort = (s.rules as { allow_abort?: boolean } | undefined)?.allow_abort !== false;
       if (playing() && plies < 2 && allowAbort)
@@ -734,7 +846,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     }
     if (s.moves.length > 0 || s.status === 'finished')
       btns.push(h('a', { class: 'button', href: api.pgnUrl(id), download: `arbiter-${id}.pgn`, 'data-testid': 'pgn' }, `↓ ${d2.downloadPgn}`));
-    if (s.status === 'finished' || s.status === 'aborted')
+    if (s.status === 'finished' || s.status === 'aborted' || s.status === 'withdrawn')
       btns.push(
         h(
           'a',
@@ -859,8 +971,14 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     id,
     (ev) => {
       if (ev.type === 'state' && ev.game && typeof ev.game === 'object') apply(ev.game as GameState);
+      else if (ev.type === 'rematch') onRematchNotice(ev);
       // An event carries clocks as of the event: the state fetched now is fresher and whole.
-      else if (ev.type === 'event') void refresh();
+      else if (ev.type === 'event') {
+        // The final event of a rated game carries the rating changes.
+        const diff = ev.rating_diff as { white?: unknown; black?: unknown } | undefined;
+        if (diff && typeof diff.white === 'number' && typeof diff.black === 'number') finalDiff = { white: diff.white, black: diff.black };
+        void refresh();
+      }
     },
     (connected) => {
       connEl.hidden = connected;

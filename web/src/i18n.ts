@@ -1,6 +1,8 @@
 // The four languages of the UI: English, Czech (seed 001), Slovak (seed 002) and Persian
 // (seed 003, right to left). Piece letters follow Appendix C.3 of the Laws.
 
+import { PLAYERS_DICTS, type PlayersDict } from './i18n-players';
+
 export type Lang = 'en' | 'cs' | 'sk' | 'fa';
 export const LANGS: Lang[] = ['en', 'cs', 'sk', 'fa'];
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', cs: 'Čeština', sk: 'Slovenčina', fa: 'فارسی' };
@@ -750,6 +752,11 @@ export function t(): Dict {
   return DICTS[current];
 }
 
+/** The words of accounts, profiles and the lobby (i18n-players.ts). */
+export function pt(): PlayersDict {
+  return PLAYERS_DICTS[current];
+}
+
 /** Fills `{name}` placeholders. */
 export function fmt(s: string, args: Record<string, string>): string {
   return s.replace(/\{(\w+)\}/g, (_, k: string) => args[k] ?? '');
@@ -759,6 +766,17 @@ export function fmt(s: string, args: Record<string, string>): string {
 export function digits(s: string): string {
   if (current !== 'fa') return s;
   return s.replace(/[0-9]/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[Number(d)]);
+}
+
+/** A date (and time) as the language writes it; Persian gets its own calendar and digits. */
+export function dateText(ms: number, withTime = false): string {
+  if (!Number.isFinite(ms)) return '';
+  const opts: Intl.DateTimeFormatOptions = withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' };
+  try {
+    return new Intl.DateTimeFormat(current, opts).format(new Date(ms));
+  } catch {
+    return new Date(ms).toISOString().slice(0, withTime ? 16 : 10).replace('T', ' ');
+  }
 }
 
 export function colorName(c: 'white' | 'black'): string {
@@ -859,8 +877,8 @@ export function verdictText(v: Verdict): string {
 
 /** A server error in the user's language: a known code, with the server's details where they
  * say more (a time control or FEN that cannot be read). */
-export function errorText(code: string, message: string): string {
-  const known = t().errors[code];
+export function errorText(code: string, message: string, args: Record<string, string> = {}): string {
+  const known = t().errors[code] ?? pt().errors[code];
   if (!known) return message || code;
-  return known.endsWith(':') ? `${known} ${message}` : known;
+  return known.endsWith(':') ? `${known} ${message}` : fmt(known, args);
 }

@@ -1,13 +1,21 @@
-// The start page: create a game, join an open one, watch a running one.
+// The start page: quick pairing and seeks (lobby-live.ts), then create a game, join an open
+// one, watch a running one.
 
 import { api, seats, splitLobby, ApiError, type CreateRequest, type GameSummary } from './api';
 import { h, id } from './dom';
-import { t, fmt, digits, errorText } from './i18n';
+import { t, pt, fmt, digits, errorText } from './i18n';
 import { timeControlPicker } from './timecontrol';
 import { navigate } from './router';
+import { lobbyLive } from './lobby-live';
+import { currentUser, loadSession } from './session';
+import { nameLink } from './player-tag';
 
 export function renderLobby(root: HTMLElement, params: URLSearchParams): () => void {
   const d = t();
+  const p = pt();
+  const me = currentUser();
+  // The ratings shown and checked against seek ranges may have changed since the page loaded.
+  if (me) void loadSession();
   const tc = timeControlPicker(params.get('tc') ?? '5+3');
 
   // Variant: standard, Chess960 (number or random), or a FEN.
@@ -58,7 +66,15 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     .catch(() => {});
   const levelField = h('label', { class: 'field', for: levelSel.id, hidden: true }, h('span', {}, d.level), levelSel);
   const vsComputer = () => (form.querySelector(`input[name="${opponentName}"]:checked`) as HTMLInputElement | null)?.value === 'computer';
-  for (const o of opponents) o.addEventListener('change', () => (levelField.hidden = !vsComputer()));
+  // Rated games are for accounts, between people (the server says so too: cannot_be_rated).
+  const rated = h('input', { type: 'checkbox', id: id('rated'), 'data-testid': 'rated' });
+  const ratedField = me ? h('label', { class: 'check', for: rated.id, title: p.ratedNeedsClock }, rated, h('span', {}, p.ratedGame)) : null;
+  for (const o of opponents)
+    o.addEventListener('change', () => {
+      levelField.hidden = !vsComputer();
+      rated.disabled = vsComputer();
+      if (vsComputer()) rated.checked = false;
+    });
 
   const colorName = 'color-' + id('c');
   const colors = (['white', 'random', 'black'] as const).map((c) =>
@@ -118,6 +134,7 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     ),
     h('fieldset', { class: 'opponents' }, h('legend', {}, d.playAgainst), opponents, levelField),
     h('fieldset', { class: 'colors' }, h('legend', {}, d.color), colors),
+    ratedField,
     rulesBox,
     errorBox,
     createBtn,
@@ -145,6 +162,7 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     if (penalty.value.trim() !== '') rules.penalty_time_ms = Math.round(Number(penalty.value) * 1000);
     if (scoringSel.value === '310') rules.scoring = { win: 6, draw: 2, loss: 0 };
     if (Object.keys(rules).length) req.rules = rules;
+    if (me && rated.checked) req.rated = true;
     if (vsComputer())
       req.computer = levelSel.value.startsWith('engine:')
         ? { engine: levelSel.value.slice('engine:'.length) }
@@ -178,6 +196,8 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
       'li',
       {},
       h('span', { class: 'tc-label', dir: 'ltr' }, digits(desc || g.id)),
+      h('span', { class: 'creator', 'data-testid': `creator-${g.id}` }, g.creator ? nameLink(g.creator) : g.computer ? '' : p.anonymous),
+      h('span', { class: 'mode' }, g.rated ? p.rated : p.casual),
       h('span', { class: 'seat' }, action === 'join' ? seat : ''),
       h(
         'button',
@@ -218,7 +238,9 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
     if (!stopped && document.visibilityState === 'visible') void refresh();
   }, 4000);
 
+  const live = lobbyLive();
   root.replaceChildren(
+    live.el,
     h(
       'div',
       { class: 'lobby' },
@@ -237,5 +259,6 @@ export function renderLobby(root: HTMLElement, params: URLSearchParams): () => v
   return () => {
     stopped = true;
     window.clearInterval(timer);
+    live.stop();
   };
 }

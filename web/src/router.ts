@@ -1,4 +1,5 @@
-// Two pages: the lobby at `/` and a game at `/game/{id}` (the server's SPA fallback).
+// The pages: the lobby at `/`, a game at `/game/{id}`, `/signup`, `/login`, `/account`, a
+// profile at `/@/{name}` and `/leaderboard` (the server sends the page for these paths).
 
 let onChange: (() => void) | null = null;
 
@@ -7,15 +8,45 @@ export function setRouteHandler(f: () => void): void {
   window.addEventListener('popstate', () => onChange?.());
 }
 
-export function navigate(path: string): void {
-  history.pushState(null, '', path);
+export function navigate(path: string, replace = false): void {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
   onChange?.();
 }
 
-export type Route = { page: 'lobby'; params: URLSearchParams } | { page: 'game'; id: string };
+export type Route =
+  | { page: 'lobby'; params: URLSearchParams }
+  | { page: 'game'; id: string }
+  | { page: 'signup' | 'login' | 'account' }
+  | { page: 'profile'; name: string; params: URLSearchParams }
+  | { page: 'leaderboard'; params: URLSearchParams };
+
+export function routeOf(pathname: string, search: string): Route {
+  const params = new URLSearchParams(search);
+  const game = /^\/game\/([^/?#]+)/.exec(pathname);
+  if (game) return { page: 'game', id: decodeURIComponent(game[1]) };
+  const profile = /^\/@\/([^/?#]+)\/?$/.exec(pathname);
+  if (profile) return { page: 'profile', name: decodeURIComponent(profile[1]), params };
+  const path = pathname.replace(/\/+$/, '');
+  if (path === '/signup' || path === '/login' || path === '/account') return { page: path.slice(1) as 'signup' | 'login' | 'account' };
+  if (path === '/leaderboard') return { page: 'leaderboard', params };
+  return { page: 'lobby', params };
+}
 
 export function currentRoute(): Route {
-  const m = /^\/game\/([^/?#]+)/.exec(location.pathname);
-  if (m) return { page: 'game', id: decodeURIComponent(m[1]) };
-  return { page: 'lobby', params: new URLSearchParams(location.search) };
+  return routeOf(location.pathname, location.search);
+}
+
+export function profilePath(name: string): string {
+  return `/@/${encodeURIComponent(name)}`;
+}
+
+/** Makes a link open its page in place; a middle or modified click still opens a new tab. */
+export function spaLink<T extends HTMLAnchorElement>(a: T): T {
+  a.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(a.getAttribute('href') ?? '/');
+  });
+  return a;
 }

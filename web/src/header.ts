@@ -1,0 +1,59 @@
+// The top bar: the brand, the leaderboard, who is logged in (or the way to log in), and the
+// language switch.
+
+import { h } from './dom';
+import { LANGS, LANG_NAMES, setLang, lang, t, pt, type Lang } from './i18n';
+import { navigate, profilePath, spaLink } from './router';
+import { currentUser, logOut } from './session';
+
+const link = (href: string, attrs: Record<string, string>, ...text: (string | Node)[]) => spaLink(h('a', { href, ...attrs }, ...text));
+
+export function header(onLangChange: () => void): HTMLElement {
+  const d = t();
+  const p = pt();
+  const sel = h(
+    'select',
+    { id: 'lang', 'data-testid': 'lang', 'aria-label': d.language },
+    LANGS.map((l) => h('option', { value: l, selected: l === lang(), lang: l }, LANG_NAMES[l])),
+  );
+  sel.addEventListener('change', () => {
+    setLang(sel.value as Lang);
+    onLangChange();
+  });
+  const me = currentUser();
+  const user = me
+    ? h(
+        'div',
+        { class: 'user', 'aria-label': p.userMenu, role: 'group' },
+        link(profilePath(me.username), { class: 'me', 'data-testid': 'me', dir: 'ltr' }, h('span', { 'aria-hidden': 'true' }, '♟ '), me.username),
+        link('/account', { class: 'button small', 'data-testid': 'account-link' }, p.account),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'small',
+            'data-testid': 'logout',
+            onclick: async () => {
+              await logOut().catch(() => undefined);
+              navigate('/');
+            },
+          },
+          p.logOut,
+        ),
+      )
+    : h(
+        'div',
+        { class: 'user' },
+        link('/login', { class: 'button small', 'data-testid': 'login-link' }, p.logIn),
+        link('/signup', { class: 'button small primary', 'data-testid': 'signup-link' }, p.signUp),
+      );
+  return h(
+    'header',
+    { class: 'top' },
+    link('/', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '♞'), d.title),
+    h('span', { class: 'tagline' }, d.tagline),
+    h('nav', { class: 'nav', 'aria-label': p.leaderboard }, link('/leaderboard', { 'data-testid': 'leaderboard-link' }, p.leaderboard)),
+    user,
+    h('label', { class: 'lang', for: 'lang' }, h('span', { class: 'lang-label' }, d.language), sel),
+  );
+}
