@@ -1,5 +1,5 @@
 //! The web UI: static files from `crates/server/assets` embedded into the binary
-//! (`index.html` at `/` and `/game/{id}`, everything else under its own path).
+//! (`index.html` at each page of the app, everything else under its own path).
 
 use axum::body::Body;
 use axum::extract::Path;
@@ -39,7 +39,8 @@ fn file_response(path: &str, immutable: bool) -> Option<Response> {
     Some(resp)
 }
 
-/// `GET /` and `GET /game/{id}`: the single-page app (or a placeholder).
+/// The pages of the single-page app (`/`, `/game/{id}`, `/@/{name}`, `/signup`, `/login`,
+/// `/account`, `/leaderboard`): its `index.html` (or a placeholder).
 pub async fn index() -> Response {
     file_response("index.html", false).unwrap_or_else(|| {
         (

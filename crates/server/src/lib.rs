@@ -42,6 +42,7 @@ pub mod token;
 pub mod accounts;
 pub mod games;
 pub mod lobby;
+pub mod profiles;
 pub mod ratings;
 
 // The top: the web UI's files and the API document.
@@ -183,11 +184,17 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(accounts::routes())
         .merge(games::routes())
         .merge(lobby::routes())
+        .merge(profiles::routes())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
     Router::new()
         .route("/", get(assets::index))
         .route("/game/{id}", get(assets::index))
+        .route("/@/{name}", get(assets::index))
+        .route("/signup", get(assets::index))
+        .route("/login", get(assets::index))
+        .route("/account", get(assets::index))
+        .route("/leaderboard", get(assets::index))
         .route("/assets/{*path}", get(assets::asset))
         .merge(api)
         .fallback(assets::fallback)

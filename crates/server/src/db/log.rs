@@ -226,7 +226,11 @@ pub async fn games_with_status(
     rows.iter().map(game_row).collect()
 }
 
-fn game_row(r: &AnyRow) -> Result<GameRow, StoreError> {
+/// A `games` row read from a query that selects (at least) every column of `games`.
+///
+/// # Errors
+/// A missing or mistyped column.
+pub fn game_row(r: &AnyRow) -> Result<GameRow, StoreError> {
     let get = || -> Result<GameRow, sqlx::Error> {
         Ok(GameRow {
             id: r.try_get("id")?,

@@ -19,8 +19,8 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use error::StoreError;
 pub use log::{
-    rating, with_rating_diffs, Committed, EventRow, GameRow, GameUpdate, PlayersRow, RateFn,
-    RatedEnd, RatingRow, Write,
+    game_row, rating, with_rating_diffs, Committed, EventRow, GameRow, GameUpdate, PlayersRow,
+    RateFn, RatedEnd, RatingRow, Write,
 };
 use migrations::Embedded;
 use writer::{checkpointer, writer_loop, Job};

@@ -30,6 +30,7 @@ use tokio::time::Instant;
 use super::computer::{self, ComputerPlayer, ComputerSeat, Engines, GameClock};
 use super::players::{Credentials, Seats};
 use super::referee::{Action, Referee, Spec};
+use super::replay::{self, Replayed};
 use super::wire::{
     DrawAction, DrawRequest, GameView, MoveRequest, RematchAnswer, Seat, SeatGrant, SeatsTaken,
 };
@@ -247,47 +248,32 @@ impl GameActor {
             .await
             .map_err(AppError::from)?
             .ok_or_else(|| AppError::game_not_found(id))?;
-        let spec: Spec = serde_json::from_str(&row.spec)
-            .map_err(|e| AppError::Internal(format!("game {id}: bad spec: {e}")))?;
-        let mut referee = Referee::new(&spec)?;
         let rows = ctx.store.events(id, 0).await.map_err(AppError::from)?;
-        let mut log = Vec::with_capacity(rows.len());
-        let mut base_t = 0;
-        for (i, ev) in rows.iter().enumerate() {
-            if ev.seq != i as i64 + 1 {
-                return Err(AppError::Internal(format!(
-                    "game {id}: event {} missing",
-                    i + 1
-                )));
-            }
-            let data: Value = serde_json::from_str(&ev.data)
-                .map_err(|e| AppError::Internal(format!("game {id}: bad event {}: {e}", ev.seq)))?;
-            let timed = data.get("timed").cloned().unwrap_or(Value::Null);
-            referee.replay(timed).map_err(|e| {
-                AppError::Internal(format!("game {id}: replay of event {}: {e}", ev.seq))
-            })?;
-            base_t = u64::try_from(ev.t_ms).unwrap_or(0);
-            let wire = data.get("wire").map(Value::to_string).unwrap_or_default();
-            log.push(Arc::new(WireEvent {
-                seq: ev.seq,
-                json: wire.into(),
-            }));
-        }
-        let computer = match row.computer.as_deref() {
-            None => None,
-            Some(json) => {
-                let seat: ComputerSeat = serde_json::from_str(json).map_err(|e| {
-                    AppError::Internal(format!("game {id}: bad computer seat: {e}"))
-                })?;
-                Some(Computer {
-                    player: Some(seat.player.build(&ctx.engines)?),
-                    seat,
-                    thinking: None,
-                    next_ticket: 1,
-                    stuck_at: None,
-                    failures: 0,
+        let Replayed {
+            spec,
+            referee,
+            wire,
+            base_t,
+        } = replay::replay(&row, &rows)?;
+        let log = wire
+            .into_iter()
+            .map(|(seq, json)| {
+                Arc::new(WireEvent {
+                    seq,
+                    json: json.into(),
                 })
-            }
+            })
+            .collect();
+        let computer = match replay::computer_seat(&row)? {
+            None => None,
+            Some(seat) => Some(Computer {
+                player: Some(seat.player.build(&ctx.engines)?),
+                seat,
+                thinking: None,
+                next_ticket: 1,
+                stuck_at: None,
+                failures: 0,
+            }),
         };
         let accounts: Vec<&str> = [&row.players.white_account, &row.players.black_account]
             .into_iter()
@@ -295,14 +281,7 @@ impl GameActor {
             .map(String::as_str)
             .collect();
         let names = account_queries::names(ctx.store.pool(), &accounts).await?;
-        let name_of = |a: &Option<String>| a.as_ref().and_then(|a| names.get(a).cloned());
-        let seats = Seats {
-            white_name: name_of(&row.players.white_account),
-            black_name: name_of(&row.players.black_account),
-            white_hash: row.white_hash,
-            black_hash: row.black_hash,
-            row: row.players,
-        };
+        let seats = replay::seats(&row, &names);
         let start_ratings_stored = seats.row.white_rating.is_some();
         let (events, _) = broadcast::channel(64);
         let stored_status = match row.status.as_str() {

@@ -1,8 +1,8 @@
 //! Games: live game actors and their registry, the referee (the bridge to `arbiter-game`),
 //! computer players, the game WebSocket, and the HTTP handlers and wire types of games.
 //!
-//! Inside, imports go one way: `wire` ← `players`, `referee`, `computer` ← `actor` ← `hub` ←
-//! `handlers`, `socket` ← this module's router.
+//! Inside, imports go one way: `wire` ← `players`, `referee`, `computer` ← `replay` ← `actor`
+//! ← `hub` ← `handlers`, `socket` ← this module's router.
 
 pub mod actor;
 pub mod computer;
@@ -10,6 +10,7 @@ pub mod handlers;
 pub mod hub;
 pub mod players;
 pub mod referee;
+pub mod replay;
 pub mod socket;
 pub mod wire;
 

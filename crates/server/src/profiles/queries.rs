@@ -1,0 +1,254 @@
+//! The profile queries: a player's games (filtered, paged in SQL, newest first), counts, the
+//! games in progress, and the best ratings of a category.
+
+use std::collections::HashMap;
+
+use sqlx::any::AnyRow;
+use sqlx::{AnyPool, Row};
+
+use crate::db::{game_row, GameRow, RatingRow, StoreError};
+
+/// Which of a player's games.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Filter<'a> {
+    /// Only this rating category.
+    pub category: Option<&'a str>,
+    /// Only this result from the player's side.
+    pub outcome: Option<Outcome>,
+}
+
+/// A result from one player's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player won.
+    Win,
+    /// A draw.
+    Draw,
+    /// The player lost.
+    Loss,
+}
+
+/// The SQL condition of `filter` on `games g` for the account bound as `$1` (and the
+/// category as `$2` when filtered).
+fn condition(statuses: &str, filter: Filter<'_>) -> String {
+    let mut sql = format!(
+        "(g.white_account = $1 OR g.black_account = $1) AND g.status IN ({statuses}) \
+         AND COALESCE(g.termination, '') <> 'aborted'"
+    );
+    if filter.category.is_some() {
+        sql.push_str(" AND g.category = $2");
+    }
+    sql.push_str(match filter.outcome {
+        None => "",
+        Some(Outcome::Win) => {
+            " AND ((g.white_account = $1 AND g.result = '1-0') \
+             OR (g.black_account = $1 AND g.result = '0-1'))"
+        }
+        Some(Outcome::Draw) => " AND g.result = '1/2-1/2'",
+        Some(Outcome::Loss) => {
+            " AND ((g.white_account = $1 AND g.result = '0-1') \
+             OR (g.black_account = $1 AND g.result = '1-0'))"
+        }
+    });
+    sql
+}
+
+/// Statuses of the games a list shows: played or being played (not waiting or withdrawn).
+const LISTED: &str = "'playing', 'adjourned', 'finished'";
+
+/// A game with its players' names (usernames and whether closed, by account id).
+pub struct NamedGame {
+    /// The game's row.
+    pub row: GameRow,
+    /// The names of its accounts.
+    pub names: HashMap<String, (String, bool)>,
+}
+
+const NAMED_GAME: &str = "SELECT g.*, wa.username AS white_username, \
+     wa.closed_at AS white_closed_at, ba.username AS black_username, \
+     ba.closed_at AS black_closed_at FROM games g \
+     LEFT JOIN accounts wa ON wa.id = g.white_account \
+     LEFT JOIN accounts ba ON ba.id = g.black_account";
+
+fn named_game(r: &AnyRow) -> Result<NamedGame, StoreError> {
+    let row = game_row(r)?;
+    let mut names = HashMap::new();
+    for (account, name, closed) in [
+        (
+            &row.players.white_account,
+            "white_username",
+            "white_closed_at",
+        ),
+        (
+            &row.players.black_account,
+            "black_username",
+            "black_closed_at",
+        ),
+    ] {
+        if let Some(id) = account {
+            let name: Option<String> = r.try_get(name)?;
+            let closed: Option<i64> = r.try_get(closed)?;
+            if let Some(name) = name {
+                names.insert(id.clone(), (name, closed.is_some()));
+            }
+        }
+    }
+    Ok(NamedGame { row, names })
+}
+
+/// One page of `account`'s games (newest first) and the number of games matching `filter`.
+///
+/// # Errors
+/// Database errors.
+pub async fn games_page(
+    pool: &AnyPool,
+    account: &str,
+    filter: Filter<'_>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<NamedGame>, i64), StoreError> {
+    let cond = condition(LISTED, filter);
+    let count_sql = format!("SELECT COUNT(*) AS n FROM games g WHERE {cond}");
+    let mut count = sqlx::query(&count_sql).bind(account);
+    if let Some(c) = filter.category {
+        count = count.bind(c);
+    }
+    let total: i64 = count.fetch_one(pool).await?.try_get("n")?;
+    let (l, o) = if filter.category.is_some() {
+        ("$3", "$4")
+    } else {
+        ("$2", "$3")
+    };
+    let page_sql = format!(
+        "{NAMED_GAME} WHERE {cond} ORDER BY g.created_at DESC, g.id DESC LIMIT {l} OFFSET {o}"
+    );
+    let mut page = sqlx::query(&page_sql).bind(account);
+    if let Some(c) = filter.category {
+        page = page.bind(c);
+    }
+    let rows = page.bind(limit).bind(offset).fetch_all(pool).await?;
+    let games = rows.iter().map(named_game).collect::<Result<_, _>>()?;
+    Ok((games, total))
+}
+
+/// Where a PGN export has got to: the creation time and id of the last game sent.
+pub type Cursor = (i64, String);
+
+/// The next `limit` finished games of `account` after `cursor` (newest first; from the
+/// newest when `None`). Keyset paging: each batch costs the same however deep the export.
+///
+/// # Errors
+/// Database errors.
+pub async fn finished_after(
+    pool: &AnyPool,
+    account: &str,
+    category: Option<&str>,
+    cursor: Option<&Cursor>,
+    limit: i64,
+) -> Result<Vec<NamedGame>, StoreError> {
+    let filter = Filter {
+        category,
+        outcome: None,
+    };
+    let mut sql = format!("{NAMED_GAME} WHERE {}", condition("'finished'", filter));
+    let mut next = if category.is_some() { 3 } else { 2 };
+    if cursor.is_some() {
+        sql.push_str(&format!(
+            " AND (g.created_at < ${a} OR (g.created_at = ${a} AND g.id < ${b}))",
+            a = next,
+            b = next + 1
+        ));
+        next += 2;
+    }
+    sql.push_str(&format!(
+        " ORDER BY g.created_at DESC, g.id DESC LIMIT ${next}"
+    ));
+    let mut q = sqlx::query(&sql).bind(account);
+    if let Some(c) = category {
+        q = q.bind(c);
+    }
+    if let Some((at, id)) = cursor {
+        q = q.bind(*at).bind(id.as_str());
+    }
+    let rows = q.bind(limit).fetch_all(pool).await?;
+    rows.iter().map(named_game).collect()
+}
+
+/// `account`'s finished games counted by result (aborted games left out).
+///
+/// # Errors
+/// Database errors.
+pub async fn counts(pool: &AnyPool, account: &str) -> Result<[i64; 4], StoreError> {
+    let sql = format!(
+        "SELECT COUNT(*) AS games, \
+         COALESCE(SUM(CASE WHEN (g.white_account = $1 AND g.result = '1-0') \
+             OR (g.black_account = $1 AND g.result = '0-1') THEN 1 ELSE 0 END), 0) AS wins, \
+         COALESCE(SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), 0) AS draws, \
+         COALESCE(SUM(CASE WHEN (g.white_account = $1 AND g.result = '0-1') \
+             OR (g.black_account = $1 AND g.result = '1-0') THEN 1 ELSE 0 END), 0) AS losses \
+         FROM games g WHERE {}",
+        condition("'finished'", Filter::default())
+    );
+    let r = sqlx::query(&sql).bind(account).fetch_one(pool).await?;
+    Ok([
+        r.try_get("games")?,
+        r.try_get("wins")?,
+        r.try_get("draws")?,
+        r.try_get("losses")?,
+    ])
+}
+
+/// Ids of `account`'s games in progress (playing or adjourned), newest first.
+///
+/// # Errors
+/// Database errors.
+pub async fn playing(pool: &AnyPool, account: &str) -> Result<Vec<String>, StoreError> {
+    let sql = format!(
+        "SELECT g.id FROM games g WHERE {} ORDER BY g.created_at DESC LIMIT 50",
+        condition("'playing', 'adjourned'", Filter::default())
+    );
+    let rows = sqlx::query(&sql).bind(account).fetch_all(pool).await?;
+    Ok(rows
+        .iter()
+        .map(|r| r.try_get("id"))
+        .collect::<Result<_, _>>()?)
+}
+
+/// The ratings of `category` with a stored RD of at most `max_rd`, of open accounts that
+/// played a rated game since `since` (unix ms), best first: `(username, rating)`.
+///
+/// # Errors
+/// Database errors.
+pub async fn best_ratings(
+    pool: &AnyPool,
+    category: &str,
+    max_rd: f64,
+    since: i64,
+    limit: i64,
+) -> Result<Vec<(String, RatingRow)>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT a.username, r.rating, r.rd, r.volatility, r.games, r.last_played \
+         FROM ratings r JOIN accounts a ON a.id = r.account_id \
+         WHERE r.category = $1 AND r.rd <= $2 AND r.last_played >= $3 \
+         AND a.closed_at IS NULL ORDER BY r.rating DESC LIMIT $4",
+    )
+    .bind(category)
+    .bind(max_rd)
+    .bind(since)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    let read = |r: &AnyRow| -> Result<(String, RatingRow), sqlx::Error> {
+        Ok((
+            r.try_get("username")?,
+            RatingRow {
+                rating: r.try_get("rating")?,
+                rd: r.try_get("rd")?,
+                volatility: r.try_get("volatility")?,
+                games: r.try_get("games")?,
+                last_played: r.try_get("last_played")?,
+            },
+        ))
+    };
+    Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
+}
