@@ -6,7 +6,7 @@ import { t, pt, fmt, dateText } from './i18n';
 import { accounts, type ApiToken } from './players-api';
 import { currentUser, setUser } from './session';
 import { navigate } from './router';
-import { errorMessage } from './errors';
+import { errorMessage, credentialsError } from './errors';
 
 function passwordField(label: string, autocomplete: string, testid: string): { field: HTMLElement; input: HTMLInputElement } {
   const input = h('input', { type: 'password', id: id('pw'), autocomplete, dir: 'ltr', required: true, 'data-testid': testid });
@@ -47,7 +47,7 @@ export function renderAccount(root: HTMLElement): () => void {
       cur.input.value = next.input.value = '';
       pwNote.show(p.passwordChanged, true);
     } catch (err) {
-      pwNote.show(errorMessage(err), false);
+      pwNote.show(credentialsError(err), false);
     }
   });
 
@@ -177,7 +177,7 @@ export function renderAccount(root: HTMLElement): () => void {
               setUser(null);
               navigate('/');
             } catch (err) {
-              closeNote.show(errorMessage(err), false);
+              closeNote.show(credentialsError(err), false);
               closeBtn.hidden = false;
               confirmRow.hidden = true;
             }

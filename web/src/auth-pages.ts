@@ -6,7 +6,7 @@ import { pt } from './i18n';
 import { accounts } from './players-api';
 import { setUser } from './session';
 import { navigate, spaLink } from './router';
-import { errorMessage } from './errors';
+import { credentialsError } from './errors';
 
 export function renderAuth(root: HTMLElement, kind: 'signup' | 'login'): () => void {
   const p = pt();
@@ -60,7 +60,7 @@ export function renderAuth(root: HTMLElement, kind: 'signup' | 'login'): () => v
       setUser(me);
       navigate('/');
     } catch (err) {
-      errorBox.textContent = errorMessage(err);
+      errorBox.textContent = credentialsError(err);
       errorBox.hidden = false;
       submit.disabled = false;
       pass.select();

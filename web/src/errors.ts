@@ -8,3 +8,10 @@ export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) return errorText(err.code, err.message, { seconds: digits(String(err.retryAfter ?? '…')) });
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A refused password: the server answers 401 (its code may be `unauthorized` rather than
+ * `bad_credentials`), which here always means a wrong username or password. */
+export function credentialsError(err: unknown): string {
+  if (err instanceof ApiError && err.status === 401) return errorText('bad_credentials', err.message);
+  return errorMessage(err);
+}
