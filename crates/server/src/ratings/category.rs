@@ -1,4 +1,7 @@
-//! The rating category of a game (placeholder until the full version lands).
+//! The rating category of a game: its speed by the estimated time for 60 moves (base + 60 ×
+//! increment; Appendix A.1 rapid, Appendix B.1 blitz), with lichess's bullet line at 3 minutes
+//! inside blitz; a day or more per move is correspondence; every Chess960 game shares one
+//! category; an untimed game has none and cannot be rated.
 
 use std::fmt;
 use std::str::FromStr;
@@ -81,4 +84,58 @@ pub fn of(tc: &TimeControl, chess960: bool) -> Option<Category> {
         Speed::Correspondence => Category::Correspondence,
         Speed::Untimed => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cat(tc: &str, chess960: bool) -> Option<Category> {
+        of(&tc.parse().expect(tc), chess960)
+    }
+
+    #[test]
+    fn speed_bands_by_the_time_for_60_moves_appendix_a1_b1() {
+        use Category::*;
+        for (tc, want) in [
+            ("1+0", Bullet),
+            ("2+0", Bullet),
+            ("1+1", Bullet), // 1 + 1 = 2 minutes for 60 moves
+            ("2+1", Blitz),  // exactly 3 minutes: not under the bullet line
+            ("3+0", Blitz),
+            ("5+3", Blitz),  // 8 minutes
+            ("10+0", Blitz), // B.1: 10 minutes or less is blitz
+            ("5+5", Blitz),  // exactly 10 minutes
+            ("10+5", Rapid), // 15 minutes: A.1, more than 10
+            ("15+10", Rapid),
+            ("30+0", Rapid),
+            ("45+14", Rapid),    // 59 minutes
+            ("45+15", Standard), // 60 minutes: A.1 rapid is less than 60
+            ("90+30", Standard),
+            ("1d", Standard), // a day for the whole game: not per move
+            ("1d/move", Correspondence),
+            ("3d/move", Correspondence),
+            ("30s/move", Rapid), // 30 minutes for 60 moves
+            ("10s/move", Blitz),
+        ] {
+            assert_eq!(cat(tc, false), Some(want), "{tc}");
+        }
+    }
+
+    #[test]
+    fn chess960_is_one_category_and_untimed_games_have_none() {
+        assert_eq!(cat("1+0", true), Some(Category::Chess960));
+        assert_eq!(cat("90+30", true), Some(Category::Chess960));
+        assert_eq!(cat("untimed", false), None);
+        assert_eq!(cat("untimed", true), None);
+    }
+
+    #[test]
+    fn names_read_back() {
+        for c in Category::ALL {
+            assert_eq!(c.name().parse::<Category>(), Ok(c));
+            assert_eq!(serde_json::to_value(c).unwrap(), c.name());
+        }
+        assert!("classical".parse::<Category>().is_err());
+    }
 }
