@@ -84,8 +84,13 @@ export function renderAccount(root: HTMLElement): () => void {
             h(
               'li',
               { 'data-token-id': tok.id },
-              h('strong', {}, tok.description),
-              h('span', { class: 'muted' }, `${p.created}: ${dateText(tok.created_at, true)} · ${p.lastUsed}: ${tok.last_used_at ? dateText(tok.last_used_at, true) : p.never}`),
+              h(
+                'div',
+                { class: 'token-info' },
+                h('strong', {}, tok.description),
+                h('span', { class: 'muted' }, `${p.created}: ${dateText(tok.created_at, true)}`),
+                h('span', { class: 'muted' }, `${p.lastUsed}: ${tok.last_used_at ? dateText(tok.last_used_at, true) : p.never}`),
+              ),
               h(
                 'button',
                 {
@@ -118,7 +123,7 @@ export function renderAccount(root: HTMLElement): () => void {
   const tokForm = h(
     'form',
     { class: 'row wrap token-form' },
-    h('label', { class: 'field', for: descInput.id }, h('span', {}, p.description), descInput),
+    h('label', { class: 'field grow', for: descInput.id }, h('span', {}, p.description), descInput),
     h('button', { type: 'submit', 'data-testid': 'create-token' }, p.createToken),
   );
   tokForm.addEventListener('submit', async (e) => {
@@ -206,7 +211,7 @@ export function renderAccount(root: HTMLElement): () => void {
       { class: 'account' },
       h('h1', { class: 'page-title' }, p.accountTitle, ' ', h('span', { class: 'muted', dir: 'ltr' }, me.username)),
       h('p', { class: 'muted' }, fmt(p.memberSince, { date: dateText(me.created_at) })),
-      h('div', { class: 'account-grid' }, pwForm, sessions, tokens, closeForm),
+      h('div', { class: 'account-grid' }, h('div', { class: 'stack' }, pwForm, sessions, closeForm), tokens),
     ),
   );
   return () => {};

@@ -56,9 +56,9 @@ export function renderLeaderboard(root: HTMLElement, params: URLSearchParams): (
           h(
             'tr',
             { 'data-user': e.username },
-            h('td', { class: 'num' }, digits(String(i + 1))),
+            h('td', { class: 'num rank' }, digits(String(i + 1))),
             h('td', {}, nameLink(e.username)),
-            h('td', { class: 'num', dir: 'ltr' }, digits(String(e.rating))),
+            h('td', { class: 'num' }, digits(String(e.rating))),
             h('td', { class: 'num' }, digits(String(e.games))),
           ),
         ),
@@ -74,7 +74,7 @@ export function renderLeaderboard(root: HTMLElement, params: URLSearchParams): (
   void load();
 
   root.replaceChildren(
-    h('section', { class: 'card leaderboard-page' }, h('h1', { class: 'page-title' }, p.leaderboard), h('p', { class: 'help' }, p.leaderboardHelp), tabs, errorBox, table, empty),
+    h('section', { class: 'card leaderboard-page' }, h('h1', { class: 'page-title' }, p.leaderboard), h('p', { class: 'help' }, p.leaderboardHelp), tabs, errorBox, h('div', { class: 'table-scroll' }, table), empty),
   );
   return () => {
     stopped = true;

@@ -40,7 +40,9 @@ export function renderProfile(root: HTMLElement, name: string, params: URLSearch
           { 'data-speed': s },
           h('span', { class: 'speed-name' }, p.speeds[s] ?? s),
           h('strong', { class: 'rating', dir: 'ltr', 'data-testid': `rating-${s}` }, r ? digits(ratingText(r.rating, r.provisional)) : '—'),
-          h('span', { class: 'muted' }, r ? `${p.rdShort} ${digits(String(r.rd))} · ${fmt(p.gamesN, { n: digits(String(r.games)) })}` : ''),
+          // Two lines: a middle dot beside Persian digits would read as a zero (۰).
+          r ? h('span', { class: 'muted' }, h('bdi', { dir: 'ltr' }, `${p.rdShort} ${digits(String(r.rd))}`)) : null,
+          r ? h('span', { class: 'muted' }, fmt(p.gamesN, { n: digits(String(r.games)) })) : null,
         );
       }),
     );
@@ -121,8 +123,8 @@ function gameList(username: string, params: URLSearchParams): HTMLElement {
   );
   const empty = h('p', { class: 'muted', hidden: true, 'data-testid': 'no-games' }, p.noGames);
   const errorBox = h('p', { class: 'error', role: 'alert', hidden: true });
-  const prev = h('button', { type: 'button', class: 'small', 'data-testid': 'prev-page', onclick: () => load(page - 1) }, `‹ ${p.previous}`);
-  const next = h('button', { type: 'button', class: 'small', 'data-testid': 'next-page', onclick: () => load(page + 1) }, `${p.next} ›`);
+  const prev = h('button', { type: 'button', class: 'small', 'data-testid': 'prev-page', onclick: () => load(page - 1) }, p.previous);
+  const next = h('button', { type: 'button', class: 'small', 'data-testid': 'next-page', onclick: () => load(page + 1) }, p.next);
   const pageLabel = h('span', { class: 'muted', 'data-testid': 'page' });
 
   async function load(to: number): Promise<void> {
@@ -166,7 +168,7 @@ function gameList(username: string, params: URLSearchParams): HTMLElement {
       h('a', { class: 'button small', href: users.pgnUrl(username), download: `${username}.pgn`, 'data-testid': 'download-all' }, `↓ ${p.downloadAll}`),
     ),
     errorBox,
-    table,
+    h('div', { class: 'table-scroll' }, table),
     empty,
     h('div', { class: 'row pager' }, prev, pageLabel, next),
   );
@@ -179,7 +181,6 @@ function row(g: GameListItem, username: string): HTMLElement {
   const outcome = side.outcome === 'win' ? p.resultWin : side.outcome === 'draw' ? p.resultDraw : side.outcome === 'loss' ? p.resultLoss : g.status;
   const href = `/game/${encodeURIComponent(g.id)}`;
   const diff = side.me?.rating_diff;
-  const tc = [g.time_control ?? '∞', g.variant === 'chess960' ? d.chess960 : ''].filter(Boolean).join(' · ');
   const tr = h(
     'tr',
     { 'data-game': g.id, class: `outcome-${side.outcome ?? 'none'}` },
@@ -188,11 +189,12 @@ function row(g: GameListItem, username: string): HTMLElement {
     h(
       'td',
       {},
+      // The spaces stay outside the left-to-right parts, or a Persian line would lose them.
       h('span', { class: 'outcome' }, outcome),
-      g.result ? h('span', { class: 'muted', dir: 'ltr' }, ` ${g.result.replace(/1\/2/g, '½')}`) : null,
-      diff !== null && diff !== undefined ? h('span', { class: `diff ${diffTrend(diff)}`, dir: 'ltr' }, ` ${digits(diffText(diff))}`) : null,
+      g.result ? [' ', h('span', { class: 'muted', dir: 'ltr' }, g.result.replace(/1\/2/g, '½'))] : null,
+      diff !== null && diff !== undefined ? [' ', h('span', { class: `diff ${diffTrend(diff)}`, dir: 'ltr' }, digits(diffText(diff)))] : null,
     ),
-    h('td', { dir: 'ltr', class: 'tc' }, digits(tc)),
+    h('td', { class: 'tc' }, h('bdi', { dir: 'ltr' }, digits(g.time_control ?? '∞')), g.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
     h('td', { class: 'muted' }, g.rated ? p.rated : p.casual),
   );
   // The whole row opens the game; the link in its first cell is the keyboard's way.

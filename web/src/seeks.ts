@@ -23,7 +23,7 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
   const table = h(
     'table',
     { class: 'list seeks', 'data-testid': 'seeks' },
-    h('thead', {}, h('tr', {}, [p.player, p.rating, d.timeControl, d.variant, p.mode, p.colorCol, p.range, ''].map((x) => h('th', { scope: 'col' }, x)))),
+    h('thead', {}, h('tr', {}, [p.player, p.rating, d.timeControl, p.mode, p.colorCol, p.range, ''].map((x) => h('th', { scope: 'col' }, x)))),
     body,
   );
   const empty = h('p', { class: 'muted', 'data-testid': 'no-seeks' }, p.noSeeks);
@@ -66,17 +66,16 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
       'tr',
       { 'data-seek': s.id, 'data-user': s.username, class: mine ? 'mine' : null },
       h('td', {}, nameLink(s.username)),
-      h('td', { dir: 'ltr', class: 'num' }, digits(ratingText(s.rating, s.provisional))),
-      h('td', { dir: 'ltr', class: 'tc' }, digits(s.time_control)),
-      h('td', {}, s.variant === 'chess960' ? d.chess960 : d.standard),
+      h('td', { class: 'num' }, h('bdi', { dir: 'ltr' }, digits(ratingText(s.rating, s.provisional)))),
+      h('td', { class: 'tc' }, h('bdi', { dir: 'ltr' }, digits(s.time_control)), s.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
       h('td', {}, s.rated ? p.rated : p.casual),
       h('td', {}, s.color === 'random' ? d.random : colorName(s.color)),
-      h('td', { dir: 'ltr', class: 'num' }, digits(range)),
+      h('td', { class: 'num' }, h('bdi', { dir: 'ltr' }, digits(range))),
       h('td', {}, action),
     );
   }
 
-  const el = h('section', { class: 'card seeks-card', 'aria-labelledby': 'seeks-title' }, h('h2', { id: 'seeks-title' }, p.seeks), h('p', { class: 'help' }, p.seeksHelp), errorBox, table, empty);
+  const el = h('section', { class: 'card seeks-card', 'aria-labelledby': 'seeks-title' }, h('h2', { id: 'seeks-title' }, p.seeks), h('p', { class: 'help' }, p.seeksHelp), errorBox, h('div', { class: 'table-scroll' }, table), empty);
   if (me) el.append(seekForm(() => (errorBox.hidden = true), showError));
   return {
     el,
