@@ -23,7 +23,16 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
   const table = h(
     'table',
     { class: 'list seeks', 'data-testid': 'seeks' },
-    h('thead', {}, h('tr', {}, [p.player, p.rating, d.timeControl, p.mode, p.colorCol, p.range, ''].map((x) => h('th', { scope: 'col' }, x)))),
+    // Colour and range are the columns a phone leaves out (class `opt`).
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ([[p.player], [p.rating], [d.timeControl], [p.mode], [p.colorCol, 'opt'], [p.range, 'opt'], ['']] as const).map(([x, c]) => h('th', { scope: 'col', class: c ?? null }, x)),
+      ),
+    ),
     body,
   );
   const empty = h('p', { class: 'muted', 'data-testid': 'no-seeks' }, p.noSeeks);
@@ -67,10 +76,10 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
       { 'data-seek': s.id, 'data-user': s.username, class: mine ? 'mine' : null },
       h('td', {}, nameLink(s.username)),
       h('td', { class: 'num' }, h('bdi', { dir: 'ltr' }, digits(ratingText(s.rating, s.provisional)))),
-      h('td', { class: 'tc' }, h('bdi', { dir: 'ltr' }, digits(s.time_control)), s.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
+      h('td', { class: 'tc wrap' }, h('bdi', { dir: 'ltr' }, digits(s.time_control)), s.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
       h('td', {}, s.rated ? p.rated : p.casual),
-      h('td', {}, s.color === 'random' ? d.random : colorName(s.color)),
-      h('td', { class: 'num' }, h('bdi', { dir: 'ltr' }, digits(range))),
+      h('td', { class: 'opt' }, s.color === 'random' ? d.random : colorName(s.color)),
+      h('td', { class: 'num opt' }, h('bdi', { dir: 'ltr' }, digits(range))),
       h('td', {}, action),
     );
   }
