@@ -78,6 +78,7 @@ test('a rated seek, a game to mate with rating changes, profiles, and a rematch'
   assert.equal(await B.locator('.player.bottom [data-testid=name-black]').count(), 1, 'bob plays from the bottom');
   assert.match(await text(A, '[data-testid=status]'), /You play White/);
   assert.match(await text(B, '[data-testid=status]'), /You play Black/);
+  assert.equal(await text(A, '[data-testid=game-meta]'), 'Rated · Blitz · 5+3');
 
   // Fool's mate, moves by clicks (the seats are held by the accounts, no seat token).
   await play([A, B], ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
@@ -259,6 +260,11 @@ test('a rated game waiting for an opponent is listed with its creator and withdr
   const item = V.locator(`[data-testid=open-games] li:has([data-testid=join-${id}])`);
   await item.waitFor();
   assert.match((await item.textContent()) ?? '', /gina.*Rated/);
+  // A visitor cannot take a seat in a rated game: the page asks to log in instead.
+  await V.goto(`${env.server.base}/game/${id}`);
+  await V.locator('[data-testid=rated-login]').waitFor();
+  assert.equal(await V.locator('[data-testid=join]').count(), 0, 'no join button for a visitor');
+  await V.goto(env.server.base + '/');
   // She withdraws it.
   await G.locator('[data-testid=withdraw]').click();
   await waitFor(async () => (await text(G, '[data-testid=status]')).includes('withdrawn'), 'withdrawn status');

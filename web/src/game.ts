@@ -32,7 +32,7 @@ import { playerTag } from './player-tag';
 import { rematchBox } from './rematch';
 import { formatClock, simpleDelayMs } from './timecontrol';
 import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
-import { navigate } from './router';
+import { navigate, spaLink } from './router';
 
 const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
 
@@ -85,6 +85,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   };
   const nameEls = { top: h('div', { class: 'name' }), bottom: h('div', { class: 'name' }) };
   const statusEl = h('div', { class: 'status', 'data-testid': 'status' });
+  const metaEl = h('div', { class: 'game-meta muted', 'data-testid': 'game-meta' });
   const resultEl = h('div', { class: 'result', 'data-testid': 'result', hidden: true, role: 'status' });
   const inviteEl = h('div', { class: 'invite', hidden: true });
   const offerEl = h('div', { class: 'offer', hidden: true });
@@ -154,7 +155,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       h(
         'aside',
         { class: 'side' },
-        h('div', { class: 'card' }, statusEl, resultEl, rematchEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
+        h('div', { class: 'card' }, metaEl, statusEl, resultEl, rematchEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
         a11y,
       ),
     ),
@@ -443,8 +444,15 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     }
     tickClocks();
 
-    // Status line.
+    // Status line, after what kind of game this is: "Rated · Blitz · 5+3".
     const d2 = t();
+    const p2 = pt();
+    metaEl.replaceChildren(
+      s.rated ? p2.rated : p2.casual,
+      s.speed ? ` · ${p2.speeds[s.speed] ?? s.speed}` : '',
+      s.time_control ? ' · ' : '',
+      s.time_control ? h('bdi', { dir: 'ltr' }, digits(String(s.time_control))) : '',
+    );
     let status = '';
     if (s.status === 'waiting') status = d2.waiting;
     else if (s.status === 'withdrawn') status = pt().withdrawn;
@@ -493,6 +501,9 @@ export function renderGame(root: HTMLElement, id: string): () => void {
             ? h('button', { type: 'button', onclick: () => void navigator.share({ title: d2.title, url: link }).catch(() => undefined) }, d2.share)
             : null;
         inviteEl.replaceChildren(h('p', {}, d2.invite), h('div', { class: 'row wrap' }, input, copy, share));
+      } else if (s.rated && !currentUser()) {
+        // Only an account can take a seat in a rated game.
+        inviteEl.replaceChildren(h('p', { 'data-testid': 'rated-login' }, pt().ratedJoinLogIn, ' ', spaLink(h('a', { href: '/login' }, pt().logIn))));
       } else {
         inviteEl.replaceChildren(
           h(

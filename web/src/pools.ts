@@ -39,6 +39,8 @@ export function poolsCard(): { el: HTMLElement; update: (pools: Pool[]) => void 
   const p = pt();
   const loggedIn = currentUser() !== null;
   let joined: string | null = loggedIn ? remembered() : null;
+  /** The place remembered from before a reload is checked against the first lobby message. */
+  let restored = joined !== null;
   let pools: Pool[] = POOL_IDS.map((id) => ({ id, time_control: id, speed: '', waiting: -1 }));
   const grid = h('div', { class: 'pools', 'data-testid': 'pools' });
   const errorBox = h('p', { class: 'error', role: 'alert', hidden: true });
@@ -123,6 +125,14 @@ export function poolsCard(): { el: HTMLElement; update: (pools: Pool[]) => void 
     el,
     update: (list) => {
       if (list.length) pools = list;
+      if (restored && list.length) {
+        restored = false;
+        // Nobody waits there: the server dropped the place (more than 30 s away).
+        if (pools.find((x) => x.id === joined)?.waiting === 0) {
+          joined = null;
+          remember(null);
+        }
+      }
       draw();
     },
   };
