@@ -5,6 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { useServerAndBrowser, person, clickMove, moveList, waitFor, shot } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -113,7 +114,23 @@ test('a rated seek, a game to mate with rating changes, profiles, and a rematch'
   const newBlitz = 1500 - Number(lost.slice(1));
   assert.equal(await text(A, '[data-testid=rating-blitz]'), `${newBlitz}?`);
   assert.match(await text(A, '[data-testid=score] [data-count=losses]'), /1/);
-  assert.equal(await A.locator('[data-testid=download-all]').getAttribute('href'), '/api/users/alice/games.pgn');
+  // All her games as PGN, with the names and the rating changes.
+  const [download] = await Promise.all([A.waitForEvent('download'), A.locator('[data-testid=download-all]').click()]);
+  const pgn = readFileSync(await download.path(), 'utf8');
+  assert.match(pgn, /\[White "alice"\]/);
+  assert.match(pgn, /\[Black "bob"\]/);
+  assert.match(pgn, new RegExp(`\\[WhiteRatingDiff "-${lost.slice(1)}"\\]`));
+  // Filters: no win to show, the loss under "Lost" and under Blitz, nothing under Bullet.
+  await A.locator('[data-testid=filter-result]').selectOption('win');
+  await A.locator('[data-testid=no-games]').waitFor();
+  assert.match(A.url(), /result=win/);
+  await A.locator('[data-testid=filter-result]').selectOption('loss');
+  await gameRow.waitFor();
+  await A.locator('[data-testid=filter-speed]').selectOption('bullet');
+  await A.locator('[data-testid=no-games]').waitFor();
+  await A.locator('[data-testid=filter-speed]').selectOption('blitz');
+  await gameRow.waitFor();
+  assert.equal(await text(A, '[data-testid=page]'), 'Page 1 of 1');
   // Bob's profile, reached through the opponent's name in the list.
   await gameRow.locator('a.username').click();
   await A.waitForURL(/\/@\/bob$/);

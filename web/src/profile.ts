@@ -126,6 +126,8 @@ function gameList(username: string, params: URLSearchParams): HTMLElement {
   const prev = h('button', { type: 'button', class: 'small', 'data-testid': 'prev-page', onclick: () => load(page - 1) }, p.previous);
   const next = h('button', { type: 'button', class: 'small', 'data-testid': 'next-page', onclick: () => load(page + 1) }, p.next);
   const pageLabel = h('span', { class: 'muted', 'data-testid': 'page' });
+  // Only the answer to the latest request is shown (filters can change faster than answers come).
+  let asked = 0;
 
   async function load(to: number): Promise<void> {
     page = Math.max(1, to);
@@ -137,8 +139,10 @@ function gameList(username: string, params: URLSearchParams): HTMLElement {
     if (q.result) search.set('result', q.result);
     const s = search.toString();
     history.replaceState(null, '', profilePath(username) + (s ? `?${s}` : ''));
+    const mine = ++asked;
     try {
       const res = await users.games(username, q);
+      if (mine !== asked) return;
       errorBox.hidden = true;
       const pages = pageCount(res.total, res.per_page);
       body.replaceChildren(...res.games.map((g) => row(g, username)));
