@@ -62,12 +62,14 @@ test('a rated seek, a game to mate with rating changes, profiles, and a rematch'
   assert.equal(await own.locator('[data-testid^=cancel-seek]').count(), 1);
   await shot(B, 'players-lobby-seek-en');
 
-  // Bob accepts: both pages open the same game at once.
+  // Bob accepts (scrolled down the lobby): both pages open the same game at once, at its top.
+  await B.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await row.locator('[data-testid^=accept-seek]').click();
   await A.waitForURL(/\/game\/[A-Za-z0-9]+$/);
   await B.waitForURL(/\/game\/[A-Za-z0-9]+$/);
   const id = gameId(A.url());
   assert.equal(gameId(B.url()), id, 'both players are in the same game');
+  assert.equal(await B.evaluate(() => window.scrollY), 0, 'the game page starts at its top');
 
   // Names and provisional ratings beside the clocks; each sees their own side at the bottom.
   for (const p of [A, B]) {

@@ -83,6 +83,7 @@ try {
     ['desktop-en', 'en-GB', { width: 1280, height: 860 }],
     ['desktop-fa', 'fa-IR', { width: 1280, height: 860 }],
     ['phone-en', 'en-GB', { width: 390, height: 844 }],
+    ['desktop-cs', 'cs-CZ', { width: 1280, height: 860 }],
   ]) {
     const a = await person(browser, { locale, viewport });
     const b = await person(browser, { locale, viewport });
@@ -116,7 +117,7 @@ try {
     const moves = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
     for (let i = 0; i < moves.length; i++) {
       const p = i % 2 === 0 ? A : B;
-      await waitFor(async () => (await moveList(p)).length === i, `ply ${i}`);
+      await waitFor(async () => (await moveList(p)).length === i, `ply ${i} (${tag})`);
       await clickMove(p, moves[i]);
     }
     await A.locator('[data-testid=name-white] [data-testid=rating-diff]').waitFor();

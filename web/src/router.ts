@@ -12,6 +12,9 @@ export function navigate(path: string, replace = false): void {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
   onChange?.();
+  // A new page starts at its top, as a loaded one would (a game opened from low in the lobby
+  // would otherwise show half its board).
+  window.scrollTo(0, 0);
 }
 
 export type Route =
