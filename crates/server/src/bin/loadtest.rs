@@ -18,7 +18,10 @@
 //! cookie, and played over WebSockets authenticated by the cookie alone; the audit also checks
 //! that every finished rated game was rated exactly once), `--lobby N` (instead of games: N
 //! logged-in players with lobby sockets join the quick-pairing pools, then post and accept
-//! seeks; reports the time from joining or accepting to `game_started`).
+//! seeks; reports the time from joining or accepting to `game_started`), `--export N`
+//! (instead of games: two players play N short rated games, then their profile, the first and
+//! last page of the game list and the streamed PGN export of all N are timed, with the
+//! server's memory during the export).
 //! `--serve --addr A --db D` runs the server
 //! itself (used for the child process).
 
@@ -52,6 +55,7 @@ struct Opts {
     sync_full: bool,
     accounts: bool,
     lobby: usize,
+    export: usize,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -66,6 +70,7 @@ fn parse_args() -> Result<Opts, String> {
         sync_full: false,
         accounts: false,
         lobby: 0,
+        export: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -78,13 +83,14 @@ fn parse_args() -> Result<Opts, String> {
             "--sync-full" => o.sync_full = true,
             "--accounts" => o.accounts = true,
             "--lobby" => o.lobby = val()?.parse().map_err(|e| format!("--lobby: {e}"))?,
+            "--export" => o.export = val()?.parse().map_err(|e| format!("--export: {e}"))?,
             "--time-control" => o.time_control = val()?,
             "--addr" => o.addr = val()?,
             "--serve" => o.serve = true,
             "-h" | "--help" => {
                 return Err(
                     "usage: loadtest [--games N] [--seconds S] [--think-ms T] [--db URL] \
-                            [--time-control TC] [--sync-full] [--accounts] [--lobby N]"
+                            [--time-control TC] [--sync-full] [--accounts] [--lobby N] [--export N]"
                         .into(),
                 )
             }
@@ -110,6 +116,8 @@ fn main() {
     let run = async {
         if opts.lobby > 0 {
             lobby_bench(opts).await
+        } else if opts.export > 0 {
+            export_bench(opts).await
         } else {
             bench(opts).await
         }
@@ -881,6 +889,148 @@ async fn lobby_bench(opts: Opts) -> Result<(), BoxError> {
     }
     if unmatched > 0 || !pairs_ok || failed > 0 {
         return Err("the lobby lost a player or paired one twice".into());
+    }
+    Ok(())
+}
+
+/// `--export N`: N short rated games between two players, then the profile reads and the PGN
+/// export of all of them, timed, with the server's resident memory sampled during the export.
+async fn export_bench(opts: Opts) -> Result<(), BoxError> {
+    let (mut child, pid, addr, _db, dir) = start_server(&opts)?;
+    let tag = std::process::id();
+    let (wname, bname) = (format!("exw{tag}"), format!("exb{tag}"));
+    let white = Arc::new(sign_up(addr, &wname).await?);
+    let black = Arc::new(sign_up(addr, &bname).await?);
+    let started = Instant::now();
+    let workers = 32.min(opts.export);
+    let mut tasks = Vec::new();
+    for w in 0..workers {
+        let (white, black) = (white.clone(), black.clone());
+        let n = opts.export / workers + usize::from(w < opts.export % workers);
+        tasks.push(tokio::spawn(async move {
+            for _ in 0..n {
+                let (g, _) = http_as(
+                    addr,
+                    Some(&white),
+                    "POST",
+                    "/api/games",
+                    &json!({"time_control": "5+3", "rated": true, "color": "white"}),
+                )
+                .await?;
+                let id = g["id"].as_str().ok_or("no id")?.to_owned();
+                let path = |what: &str| format!("/api/games/{id}/{what}");
+                http_as(addr, Some(&black), "POST", &path("join"), &json!({})).await?;
+                http_as(
+                    addr,
+                    Some(&white),
+                    "POST",
+                    &path("move"),
+                    &json!({"move": "e4"}),
+                )
+                .await?;
+                http_as(
+                    addr,
+                    Some(&black),
+                    "POST",
+                    &path("move"),
+                    &json!({"move": "e5"}),
+                )
+                .await?;
+                http_as(addr, Some(&black), "POST", &path("resign"), &json!({})).await?;
+            }
+            Ok::<(), BoxError>(())
+        }));
+    }
+    for t in tasks {
+        t.await??;
+    }
+    println!(
+        "set-up: {} rated games in {:.1} s",
+        opts.export,
+        started.elapsed().as_secs_f64()
+    );
+    let timed = |path: String| async move {
+        let t = Instant::now();
+        let (v, _) = http_as(addr, None, "GET", &path, &Value::Null).await?;
+        Ok::<(Value, f64), BoxError>((v, t.elapsed().as_secs_f64() * 1000.0))
+    };
+    let (profile, ms) = timed(format!("/api/users/{wname}")).await?;
+    println!(
+        "profile                 {ms:7.2} ms  (games {}, blitz rating {})",
+        profile["count"]["games"], profile["ratings"]["blitz"]["rating"]
+    );
+    let (page, ms) = timed(format!("/api/users/{wname}/games")).await?;
+    let last = (page["total"].as_i64().unwrap_or(1) + 19) / 20;
+    println!(
+        "game list, page 1       {ms:7.2} ms  (total {})",
+        page["total"]
+    );
+    let (_, ms) = timed(format!("/api/users/{wname}/games?page={last}")).await?;
+    println!("game list, page {last:<7} {ms:7.2} ms");
+    let (_, ms) = timed(format!(
+        "/api/users/{wname}/games?result=win&page={}",
+        last / 2
+    ))
+    .await?;
+    println!("game list, wins, middle {ms:7.2} ms");
+
+    // The export: count bytes and games as they stream; sample the server's memory meanwhile.
+    let rss_before = mem_kb(pid, "VmRSS:").unwrap_or(0);
+    let sampling = Arc::new(AtomicBool::new(true));
+    let sampler = {
+        let sampling = sampling.clone();
+        tokio::spawn(async move {
+            let mut peak = 0;
+            while sampling.load(Ordering::Relaxed) {
+                peak = peak.max(mem_kb(pid, "VmRSS:").unwrap_or(0));
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            peak
+        })
+    };
+    let t = Instant::now();
+    let mut s = TcpStream::connect(addr).await?;
+    let req = format!(
+        "GET /api/users/{wname}/games.pgn HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await?;
+    let mut buf = vec![0u8; 64 * 1024];
+    let (mut bytes, mut games, mut first) = (0usize, 0usize, None);
+    let mut tail: Vec<u8> = Vec::new();
+    loop {
+        let n = s.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        first.get_or_insert_with(|| t.elapsed());
+        bytes += n;
+        // Count game starts across chunk boundaries.
+        tail.extend_from_slice(&buf[..n]);
+        games += tail.windows(8).filter(|w| w == b"[Event \"").count();
+        let keep = tail.len().min(7);
+        tail.drain(..tail.len() - keep);
+    }
+    let total = t.elapsed();
+    sampling.store(false, Ordering::Relaxed);
+    let peak = sampler.await?;
+    println!(
+        "PGN export              {:7.1} ms  ({games} games, {:.2} MB, first byte after {:.1} ms, \
+         {:.0} games/s)",
+        total.as_secs_f64() * 1000.0,
+        bytes as f64 / 1e6,
+        first.unwrap_or_default().as_secs_f64() * 1000.0,
+        games as f64 / total.as_secs_f64()
+    );
+    println!(
+        "server memory           {:.1} MB before the export, {:.1} MB at its peak",
+        rss_before as f64 / 1024.0,
+        peak as f64 / 1024.0
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
+    if games != opts.export {
+        return Err(format!("exported {games} games of {}", opts.export).into());
     }
     Ok(())
 }

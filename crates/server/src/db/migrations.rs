@@ -21,6 +21,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "players",
         include_str!("../../migrations/0003_players.sql"),
     ),
+    (
+        4,
+        "game lists",
+        include_str!("../../migrations/0004_game_lists.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

@@ -28,29 +28,44 @@ pub enum Outcome {
     Loss,
 }
 
-/// The SQL condition of `filter` on `games g` for the account bound as `$1` (and the
-/// category as `$2` when filtered).
-fn condition(statuses: &str, filter: Filter<'_>) -> String {
+/// The seat an account held: its games are read side by side, each side along its own index
+/// (`games_white_list`, `games_black_list`: account, time, id and the filtered columns), so
+/// that a page is an index walk, not a sort of every game. An account never holds both seats
+/// of a game (`own_game`), so the two sides never overlap.
+const SIDES: [(&str, &str, &str); 2] = [("white", "1-0", "0-1"), ("black", "0-1", "1-0")];
+
+/// The SQL condition of `filter` on `games g` for the account bound as `$1` playing `side`
+/// (won by `win`, lost by `loss`), the category bound as `$2` when filtered.
+fn condition(side: (&str, &str, &str), statuses: &str, filter: Filter<'_>) -> String {
+    let (colour, win, loss) = side;
     let mut sql = format!(
-        "(g.white_account = $1 OR g.black_account = $1) AND g.status IN ({statuses}) \
+        "g.{colour}_account = $1 AND g.status IN ({statuses}) \
          AND COALESCE(g.termination, '') <> 'aborted'"
     );
     if filter.category.is_some() {
         sql.push_str(" AND g.category = $2");
     }
-    sql.push_str(match filter.outcome {
-        None => "",
-        Some(Outcome::Win) => {
-            " AND ((g.white_account = $1 AND g.result = '1-0') \
-             OR (g.black_account = $1 AND g.result = '0-1'))"
-        }
-        Some(Outcome::Draw) => " AND g.result = '1/2-1/2'",
-        Some(Outcome::Loss) => {
-            " AND ((g.white_account = $1 AND g.result = '0-1') \
-             OR (g.black_account = $1 AND g.result = '1-0'))"
-        }
-    });
+    match filter.outcome {
+        None => {}
+        Some(Outcome::Win) => sql.push_str(&format!(" AND g.result = '{win}'")),
+        Some(Outcome::Draw) => sql.push_str(" AND g.result = '1/2-1/2'"),
+        Some(Outcome::Loss) => sql.push_str(&format!(" AND g.result = '{loss}'")),
+    }
     sql
+}
+
+/// The ids of the games matching `filter` from both sides, newest first, `extra` added to each
+/// side's condition, at most `limit` (an SQL expression) of each side.
+fn ids_newest_first(statuses: &str, filter: Filter<'_>, extra: &str, limit: &str) -> String {
+    let side = |s| {
+        format!(
+            "SELECT * FROM (SELECT g.id, g.created_at FROM games g WHERE {}{extra} \
+             ORDER BY g.created_at DESC, g.id DESC LIMIT {limit}) AS {}",
+            condition(s, statuses, filter),
+            s.0
+        )
+    };
+    format!("{} UNION ALL {}", side(SIDES[0]), side(SIDES[1]))
 }
 
 /// Statuses of the games a list shows: played or being played (not waiting or withdrawn).
@@ -107,8 +122,13 @@ pub async fn games_page(
     limit: i64,
     offset: i64,
 ) -> Result<(Vec<NamedGame>, i64), StoreError> {
-    let cond = condition(LISTED, filter);
-    let count_sql = format!("SELECT COUNT(*) AS n FROM games g WHERE {cond}");
+    let counts = SIDES.map(|side| {
+        format!(
+            "(SELECT COUNT(*) FROM games g WHERE {})",
+            condition(side, LISTED, filter)
+        )
+    });
+    let count_sql = format!("SELECT {} + {} AS n", counts[0], counts[1]);
     let mut count = sqlx::query(&count_sql).bind(account);
     if let Some(c) = filter.category {
         count = count.bind(c);
@@ -119,8 +139,12 @@ pub async fn games_page(
     } else {
         ("$2", "$3")
     };
+    // Each side's newest `offset + limit`, merged; then the whole rows of the page only.
+    let ids = ids_newest_first(LISTED, filter, "", &format!("{l} + {o}"));
     let page_sql = format!(
-        "{NAMED_GAME} WHERE {cond} ORDER BY g.created_at DESC, g.id DESC LIMIT {l} OFFSET {o}"
+        "{NAMED_GAME} WHERE g.id IN (SELECT id FROM ({ids}) AS both_sides \
+         ORDER BY created_at DESC, id DESC LIMIT {l} OFFSET {o}) \
+         ORDER BY g.created_at DESC, g.id DESC"
     );
     let mut page = sqlx::query(&page_sql).bind(account);
     if let Some(c) = filter.category {
@@ -150,19 +174,22 @@ pub async fn finished_after(
         category,
         outcome: None,
     };
-    let mut sql = format!("{NAMED_GAME} WHERE {}", condition("'finished'", filter));
     let mut next = if category.is_some() { 3 } else { 2 };
+    let mut after = String::new();
     if cursor.is_some() {
-        sql.push_str(&format!(
+        after = format!(
             " AND (g.created_at < ${a} OR (g.created_at = ${a} AND g.id < ${b}))",
             a = next,
             b = next + 1
-        ));
+        );
         next += 2;
     }
-    sql.push_str(&format!(
-        " ORDER BY g.created_at DESC, g.id DESC LIMIT ${next}"
-    ));
+    let ids = ids_newest_first("'finished'", filter, &after, &format!("${next}"));
+    let sql = format!(
+        "{NAMED_GAME} WHERE g.id IN (SELECT id FROM ({ids}) AS both_sides \
+         ORDER BY created_at DESC, id DESC LIMIT ${next}) \
+         ORDER BY g.created_at DESC, g.id DESC"
+    );
     let mut q = sqlx::query(&sql).bind(account);
     if let Some(c) = category {
         q = q.bind(c);
@@ -179,23 +206,24 @@ pub async fn finished_after(
 /// # Errors
 /// Database errors.
 pub async fn counts(pool: &AnyPool, account: &str) -> Result<[i64; 4], StoreError> {
-    let sql = format!(
-        "SELECT COUNT(*) AS games, \
-         COALESCE(SUM(CASE WHEN (g.white_account = $1 AND g.result = '1-0') \
-             OR (g.black_account = $1 AND g.result = '0-1') THEN 1 ELSE 0 END), 0) AS wins, \
-         COALESCE(SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), 0) AS draws, \
-         COALESCE(SUM(CASE WHEN (g.white_account = $1 AND g.result = '0-1') \
-             OR (g.black_account = $1 AND g.result = '1-0') THEN 1 ELSE 0 END), 0) AS losses \
-         FROM games g WHERE {}",
-        condition("'finished'", Filter::default())
-    );
-    let r = sqlx::query(&sql).bind(account).fetch_one(pool).await?;
-    Ok([
-        r.try_get("games")?,
-        r.try_get("wins")?,
-        r.try_get("draws")?,
-        r.try_get("losses")?,
-    ])
+    let side = |(colour, win, loss): (&str, &str, &str)| {
+        format!(
+            "SELECT COUNT(*) AS games, \
+             COALESCE(SUM(CASE WHEN g.result = '{win}' THEN 1 ELSE 0 END), 0) AS wins, \
+             COALESCE(SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), 0) AS draws, \
+             COALESCE(SUM(CASE WHEN g.result = '{loss}' THEN 1 ELSE 0 END), 0) AS losses \
+             FROM games g WHERE {}",
+            condition((colour, win, loss), "'finished'", Filter::default())
+        )
+    };
+    let sql = format!("{} UNION ALL {}", side(SIDES[0]), side(SIDES[1]));
+    let mut out = [0; 4];
+    for r in sqlx::query(&sql).bind(account).fetch_all(pool).await? {
+        for (i, column) in ["games", "wins", "draws", "losses"].into_iter().enumerate() {
+            out[i] += r.try_get::<i64, _>(column)?;
+        }
+    }
+    Ok(out)
 }
 
 /// Ids of `account`'s games in progress (playing or adjourned), newest first.
@@ -203,10 +231,8 @@ pub async fn counts(pool: &AnyPool, account: &str) -> Result<[i64; 4], StoreErro
 /// # Errors
 /// Database errors.
 pub async fn playing(pool: &AnyPool, account: &str) -> Result<Vec<String>, StoreError> {
-    let sql = format!(
-        "SELECT g.id FROM games g WHERE {} ORDER BY g.created_at DESC LIMIT 50",
-        condition("'playing', 'adjourned'", Filter::default())
-    );
+    let ids = ids_newest_first("'playing', 'adjourned'", Filter::default(), "", "50");
+    let sql = format!("SELECT id FROM ({ids}) AS both_sides ORDER BY created_at DESC, id DESC");
     let rows = sqlx::query(&sql).bind(account).fetch_all(pool).await?;
     Ok(rows
         .iter()
