@@ -54,7 +54,7 @@ test('a rated seek, a game to mate with rating changes, profiles, and a rematch'
   const row = B.locator('[data-testid=seeks] tr[data-user=alice]');
   await row.waitFor({ timeout: 5000 });
   const cells = await row.locator('td').allTextContents();
-  assert.deepEqual(cells.slice(0, 6), ['alice', '1500?', '5+3', 'Rated', 'White', '']);
+  assert.deepEqual(cells.slice(0, 5), ['alice', '1500?', '5+3Rated', 'White', '']);
   // Her own seek has a cancel button, not an accept button.
   const own = A.locator('[data-testid=seeks] tr[data-user=alice]');
   await own.waitFor();

@@ -23,14 +23,15 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
   const table = h(
     'table',
     { class: 'list seeks', 'data-testid': 'seeks' },
-    // Colour and range are the columns a phone leaves out (class `opt`).
+    // Colour and range are the columns a phone leaves out (class `opt`); the range column
+    // shows only when some seek has one.
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        ([[p.player], [p.rating], [d.timeControl], [p.mode], [p.colorCol, 'opt'], [p.range, 'opt'], ['']] as const).map(([x, c]) => h('th', { scope: 'col', class: c ?? null }, x)),
+        ([[p.player], [p.rating], [d.timeControl], [p.colorCol, 'opt'], [p.range, 'opt range-col'], ['']] as const).map(([x, c]) => h('th', { scope: 'col', class: c ?? null }, x)),
       ),
     ),
     body,
@@ -76,10 +77,15 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
       { 'data-seek': s.id, 'data-user': s.username, class: mine ? 'mine' : null },
       h('td', {}, nameLink(s.username)),
       h('td', { class: 'num' }, h('bdi', { dir: 'ltr' }, digits(ratingText(s.rating, s.provisional)))),
-      h('td', { class: 'tc wrap' }, h('bdi', { dir: 'ltr' }, digits(s.time_control)), s.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
-      h('td', {}, s.rated ? p.rated : p.casual),
+      // The clock, and under it rated or casual (and the variant when it is not standard).
+      h(
+        'td',
+        { class: 'tc wrap' },
+        h('bdi', { dir: 'ltr', class: 'seek-tc' }, digits(s.time_control)),
+        h('span', { class: 'seek-mode muted' }, [s.rated ? p.rated : p.casual, s.variant === 'chess960' ? d.chess960 : ''].filter(Boolean).join(' · ')),
+      ),
       h('td', { class: 'opt' }, s.color === 'random' ? d.random : colorName(s.color)),
-      h('td', { class: 'num opt' }, h('bdi', { dir: 'ltr' }, digits(range))),
+      h('td', { class: 'num opt range-col' }, h('bdi', { dir: 'ltr' }, digits(range))),
       h('td', {}, action),
     );
   }
@@ -91,6 +97,7 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
     update: (seeks) => {
       body.replaceChildren(...seeks.map(seekRow));
       table.hidden = seeks.length === 0;
+      table.classList.toggle('no-range', !seeks.some((s) => s.rating_min !== null || s.rating_max !== null));
       empty.hidden = seeks.length > 0;
     },
   };
