@@ -82,6 +82,7 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
         'td',
         { class: 'tc wrap' },
         h('bdi', { dir: 'ltr', class: 'seek-tc' }, digits(s.time_control)),
+        h('br'),
         h('span', { class: 'seek-mode muted' }, [s.rated ? p.rated : p.casual, s.variant === 'chess960' ? d.chess960 : ''].filter(Boolean).join(' · ')),
       ),
       h('td', { class: 'opt' }, s.color === 'random' ? d.random : colorName(s.color)),
