@@ -769,9 +769,10 @@ export function digits(s: string): string {
 }
 
 /** A date (and time) as the language writes it; Persian gets its own calendar and digits. */
-export function dateText(ms: number, withTime = false): string {
+export function dateText(ms: number, withTime = false, short = false): string {
   if (!Number.isFinite(ms)) return '';
-  const opts: Intl.DateTimeFormatOptions = withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' };
+  const dateStyle = short ? 'short' : 'medium';
+  const opts: Intl.DateTimeFormatOptions = withTime ? { dateStyle, timeStyle: 'short' } : { dateStyle };
   try {
     return new Intl.DateTimeFormat(current, opts).format(new Date(ms));
   } catch {

@@ -118,7 +118,7 @@ function gameList(username: string, params: URLSearchParams): HTMLElement {
   const table = h(
     'table',
     { class: 'list games-table', 'data-testid': 'games' },
-    h('thead', {}, h('tr', {}, [p.date, p.opponent, p.result, d.timeControl, ''].map((x) => h('th', { scope: 'col' }, x)))),
+    h('thead', {}, h('tr', {}, ([[p.date], [p.opponent], [p.result], [d.timeControl], ['', 'opt']] as const).map(([x, c]) => h('th', { scope: 'col', class: c ?? null }, x)))),
     body,
   );
   const empty = h('p', { class: 'muted', hidden: true, 'data-testid': 'no-games' }, p.noGames);
@@ -188,18 +188,18 @@ function row(g: GameListItem, username: string): HTMLElement {
   const tr = h(
     'tr',
     { 'data-game': g.id, class: `outcome-${side.outcome ?? 'none'}` },
-    h('td', {}, spaLink(h('a', { href, 'data-testid': `game-${g.id}` }, dateText(g.created_at, true)))),
-    h('td', {}, h('span', { class: `piece-dot ${side.seat === 'white' ? 'black' : 'white'}`, 'aria-hidden': 'true' }), playerTag(side.opponent, { link: true })),
+    h('td', { class: 'date' }, spaLink(h('a', { href, 'data-testid': `game-${g.id}`, title: dateText(g.created_at, true) }, dateText(g.created_at, false, true)))),
+    h('td', {}, h('span', { class: 'opponent' }, h('span', { class: `piece-dot ${side.seat === 'white' ? 'black' : 'white'}`, 'aria-hidden': 'true' }), playerTag(side.opponent, { link: true }))),
     h(
       'td',
       {},
       // The spaces stay outside the left-to-right parts, or a Persian line would lose them.
       h('span', { class: 'outcome' }, outcome),
-      g.result ? [' ', h('span', { class: 'muted', dir: 'ltr' }, g.result.replace(/1\/2/g, '½'))] : null,
+      g.result ? [' ', h('span', { class: 'muted nowrap', dir: 'ltr' }, g.result.replace(/1\/2/g, '½'))] : null,
       diff !== null && diff !== undefined ? [' ', h('span', { class: `diff ${diffTrend(diff)}`, dir: 'ltr' }, digits(diffText(diff)))] : null,
     ),
     h('td', { class: 'tc' }, h('bdi', { dir: 'ltr' }, digits(g.time_control ?? '∞')), g.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
-    h('td', { class: 'muted' }, g.rated ? p.rated : p.casual),
+    h('td', { class: 'muted opt' }, g.rated ? p.rated : p.casual),
   );
   // The whole row opens the game; the link in its first cell is the keyboard's way.
   tr.addEventListener('click', (e) => {
