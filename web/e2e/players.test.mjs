@@ -142,6 +142,10 @@ test('a rated seek, a game to mate with rating changes, profiles, and a rematch'
   // A row opens its game.
   await A.locator(`[data-testid=games] tr[data-game="${id}"] td`).nth(2).click();
   await A.waitForURL(new RegExp(`/game/${id}$`));
+  // Opened afresh, the finished game still shows the changes (from the game's view).
+  await waitFor(async () => (await A.locator('[data-testid=name-white] [data-testid=rating-diff]').count()) === 1, 'changes in the view');
+  assert.equal(await text(A, '[data-testid=name-white] [data-testid=rating-diff]'), lost);
+  assert.equal(await text(A, '[data-testid=name-black] [data-testid=rating-diff]'), won);
 
   // Rematch: Alice offers, Bob accepts; both land on the new game with colours swapped.
   await A.locator('[data-testid=rematch]').click();
@@ -348,4 +352,39 @@ test('too many wrong passwords: the wait is shown in seconds', async () => {
   }
   assert.match(message, /^Too many attempts\. Try again in \d+ s\.$/);
   await x.ctx.close();
+});
+
+test('a rematch between anonymous players keeps each seat with its token, colours swapped', async () => {
+  const w = await person(env.browser);
+  const b = await person(env.browser);
+  const W = w.page;
+  const B = b.page;
+  await W.goto(env.server.base + '/');
+  assert.equal(await W.locator('[data-testid=rated]').count(), 0, 'no rated box without an account');
+  await W.locator('label.color-white input').check();
+  await W.locator('[data-testid=create]').click();
+  await W.waitForURL(/\/game\//);
+  const id = gameId(W.url());
+  await B.goto(await W.locator('[data-testid=invite-link]').inputValue());
+  await B.locator('[data-testid=join]').click();
+  await waitFor(async () => /You play Black/.test(await text(B, '[data-testid=status]')), 'black seat');
+  assert.match(await text(W, '[data-testid=name-white]'), /^White ★ · Anonymous$/);
+  assert.match(await text(W, '[data-testid=game-meta]'), /^Casual · Blitz · 5\+3$/);
+  await W.locator('[data-testid=resign]').click();
+  await W.locator('[data-testid=confirm-yes]').click();
+  await B.locator('[data-testid=rematch]').click();
+  await W.locator('[data-testid=accept-rematch]').waitFor();
+  await W.locator('[data-testid=accept-rematch]').click();
+  await waitFor(() => gameId(W.url()) !== id && gameId(B.url()) !== id, 'both in the rematch');
+  assert.equal(gameId(W.url()), gameId(B.url()));
+  await waitFor(async () => /You play White/.test(await text(B, '[data-testid=status]')), 'colours swapped for B');
+  await waitFor(async () => /You play Black/.test(await text(W, '[data-testid=status]')), 'colours swapped for W');
+  // The seats work: the new White moves, the new Black answers.
+  await play([B, W], ['e2e4', 'e7e5']);
+  await waitFor(async () => (await moveList(W)).join(' ') === 'e4 e5', 'moves in the rematch');
+  // The old game points to the rematch.
+  await W.goBack();
+  await W.locator('[data-testid=go-rematch]').waitFor();
+  await w.ctx.close();
+  await b.ctx.close();
 });
