@@ -201,6 +201,28 @@ test('two players in the same pool are paired into one game', async () => {
   await C.locator('[data-testid=pool-cancel]').click();
   await waitFor(async () => !(await text(C, '[data-testid="pool-1+0"]')).includes('Searching'), 'search stopped');
   await waitFor(async () => (await text(C, '[data-testid="pool-waiting-1+0"]')) === '0 waiting', 'nobody waits');
+  // A casual Chess960 seek with a rating range appears for Dave, then goes when Carol cancels it.
+  await D.goto(env.server.base + '/');
+  await C.locator('[data-testid=create-seek] summary').click();
+  await C.locator('[data-testid=seek-tc]').fill('10+5');
+  await C.locator('[data-testid=seek-variant]').selectOption('chess960');
+  await C.locator('[data-testid=seek-rated]').uncheck();
+  await C.locator('[data-testid=seek-min]').fill('1400');
+  await C.locator('[data-testid=seek-max]').fill('1700');
+  await C.locator('[data-testid=post-seek]').click();
+  const seek = D.locator('[data-testid=seeks] tr[data-user=carol]');
+  await seek.waitFor();
+  assert.match((await seek.textContent()) ?? '', /10\+5Casual · Chess960.*1400–1700/);
+  // Carol's rating is 1500 in Chess960, Dave's too: he may accept; she may only cancel.
+  assert.ok(await seek.locator('[data-testid^=accept-seek]').isEnabled());
+  await C.locator('[data-testid=seeks] tr[data-user=carol] [data-testid^=cancel-seek]').click();
+  await waitFor(async () => (await D.locator('[data-testid=seeks] tr[data-user=carol]').count()) === 0, 'seek gone for dave');
+  await D.locator('[data-testid=no-seeks]').waitFor();
+  // A bad time control is explained.
+  await C.locator('[data-testid=create-seek] summary').click();
+  await C.locator('[data-testid=seek-tc]').fill('nonsense');
+  await C.locator('[data-testid=post-seek]').click();
+  await waitFor(async () => (await text(C, '.seeks-card .error')).startsWith('This time control cannot be read'), 'bad time control');
   await c.ctx.close();
   await d.ctx.close();
 });
