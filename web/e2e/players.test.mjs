@@ -194,10 +194,13 @@ test('two players in the same pool are paired into one game', async () => {
   const cSeat = /You play (White|Black)/.exec(await text(C, '[data-testid=status]'))?.[1];
   const dSeat = /You play (White|Black)/.exec(await text(D, '[data-testid=status]'))?.[1];
   assert.ok(cSeat && dSeat && cSeat !== dSeat, `one white, one black: ${cSeat} ${dSeat}`);
+  // Carol's profile lists the game as being played now, with a link to it.
+  const paired = gameId(C.url());
+  await D.goto(env.server.base + '/@/carol');
+  await D.locator(`[data-testid=playing] a[href="/game/${paired}"]`).waitFor();
   // Stopping a search: Carol goes back, searches 1+0, then stops.
   await C.goto(env.server.base + '/');
   await C.locator('[data-testid="pool-1+0"]').click();
-  await waitFor(async () => (await text(D, '[data-testid=status]')).length > 0, 'status');
   await C.locator('[data-testid=pool-cancel]').click();
   await waitFor(async () => !(await text(C, '[data-testid="pool-1+0"]')).includes('Searching'), 'search stopped');
   await waitFor(async () => (await text(C, '[data-testid="pool-waiting-1+0"]')) === '0 waiting', 'nobody waits');
