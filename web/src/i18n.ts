@@ -774,7 +774,8 @@ export function dateText(ms: number, withTime = false, short = false): string {
   const dateStyle = short ? 'short' : 'medium';
   const opts: Intl.DateTimeFormatOptions = withTime ? { dateStyle, timeStyle: 'short' } : { dateStyle };
   try {
-    return new Intl.DateTimeFormat(current, opts).format(new Date(ms));
+    // The English of this UI is British ("colour"): its dates are too (25/11/2026).
+    return new Intl.DateTimeFormat(current === 'en' ? 'en-GB' : current, opts).format(new Date(ms));
   } catch {
     return new Date(ms).toISOString().slice(0, withTime ? 16 : 10).replace('T', ' ');
   }
