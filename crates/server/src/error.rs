@@ -30,6 +30,10 @@ pub enum AppError {
     /// 401: no token, or a token that holds no seat of this game.
     #[error("{0}")]
     Unauthorized(String),
+    /// 401: a wrong password, or an unknown or closed account (one answer for all three, so
+    /// that it tells nothing about which accounts exist).
+    #[error("wrong username or password")]
+    BadCredentials,
     /// 403: the request is not allowed (a cross-site request, another player's action).
     #[error("{message}")]
     Forbidden {
@@ -112,7 +116,7 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Unauthorized(_) | Self::BadCredentials => StatusCode::UNAUTHORIZED,
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
@@ -133,6 +137,7 @@ impl AppError {
             | Self::Unprocessable { code, .. } => code,
             Self::TooManyRequests { .. } => "too_many_attempts",
             Self::Unauthorized(_) => "unauthorized",
+            Self::BadCredentials => "bad_credentials",
             Self::NotFound(_) => "not_found",
             Self::PayloadTooLarge => "payload_too_large",
             Self::Unavailable(_) => "unavailable",

@@ -109,6 +109,7 @@ async fn accounts_sign_up_log_in_log_out_and_close(db: Db) {
         (StatusCode::UNAUTHORIZED, StatusCode::UNAUTHORIZED)
     );
     assert_eq!(e1, e2);
+    assert_eq!(e1["error"], "bad_credentials");
     // Log in twice (two browsers), log out of one: the other stays logged in.
     let mut b = Browser::new(&t);
     for br in [&mut a, &mut b] {

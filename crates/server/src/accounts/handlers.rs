@@ -47,10 +47,6 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     }
 }
 
-fn bad_credentials() -> AppError {
-    AppError::Unauthorized("wrong username or password".into())
-}
-
 async fn me(auth: &Auth, id: &str) -> ApiResult<Me> {
     let row = queries::by_id(auth.pool(), id)
         .await?
@@ -115,7 +111,7 @@ pub async fn log_in(
 ) -> ApiResult<Response> {
     password::check_length(&req.password)?;
     if req.username.len() > 64 {
-        return Err(bad_credentials());
+        return Err(AppError::BadCredentials);
     }
     accounts.limits.check(addr, &password::key(&req.username))?;
     let auth = &accounts.auth;
@@ -124,9 +120,9 @@ pub async fn log_in(
         .filter(|r| r.closed_at.is_none());
     let stored = row.as_ref().map(|r| r.password_hash.clone());
     if !password::verify(req.password, stored).await? {
-        return Err(bad_credentials());
+        return Err(AppError::BadCredentials);
     }
-    let row = row.ok_or_else(bad_credentials)?;
+    let row = row.ok_or(AppError::BadCredentials)?;
     let cookie = auth.login(&row.id).await?;
     Ok(with_cookie(
         StatusCode::OK,
@@ -178,7 +174,7 @@ async fn check_password_of(accounts: &Accounts, id: &str, password: String) -> A
     password::check_length(&password)?;
     let row = queries::by_id(accounts.auth.pool(), id).await?;
     if !password::verify(password, row.map(|r| r.password_hash)).await? {
-        return Err(bad_credentials());
+        return Err(AppError::BadCredentials);
     }
     Ok(())
 }

@@ -16,6 +16,12 @@ pub const TAU: f64 = 0.75;
 pub const MIN_RD: f64 = 45.0;
 /// Largest RD.
 pub const MAX_RD: f64 = 500.0;
+/// Largest volatility (lichess: past it a rating might never settle again).
+pub const MAX_VOLATILITY: f64 = 0.1;
+/// Lowest and highest rating (lichess's bounds).
+pub const MIN_RATING: f64 = 400.0;
+/// Highest rating.
+pub const MAX_RATING: f64 = 4000.0;
 /// Provisional while RD ≥ this.
 pub const PROVISIONAL_RD: f64 = 110.0;
 /// Rating periods per day of idle time.
@@ -149,22 +155,15 @@ pub fn rate_game(
 ) -> (Rating, Rating) {
     let w = with_idle_time(white, white_idle_days);
     let b = with_idle_time(black, black_idle_days);
-    let clamp = |r: Rating, old: &Rating| Rating {
-        rating: if r.rating.is_finite() {
-            r.rating
-        } else {
-            old.rating
-        },
-        rd: if r.rd.is_finite() {
-            r.rd.clamp(MIN_RD, MAX_RD)
-        } else {
-            old.rd
-        },
-        volatility: if r.volatility.is_finite() {
-            r.volatility
-        } else {
-            old.volatility
-        },
+    // Within lichess's bounds; a value that is not finite (never seen, but a rating must
+    // never become NaN) keeps the player's value before the game.
+    let clamp = |r: Rating, old: &Rating| {
+        let or_old = |new: f64, old: f64| if new.is_finite() { new } else { old };
+        Rating {
+            rating: or_old(r.rating, old.rating).clamp(MIN_RATING, MAX_RATING),
+            rd: or_old(r.rd, old.rd).clamp(MIN_RD, MAX_RD),
+            volatility: or_old(r.volatility, old.volatility).min(MAX_VOLATILITY),
+        }
     };
     (
         clamp(update(&w, &[(b, white_score)], TAU), &w),
@@ -216,7 +215,7 @@ mod tests {
         let mut out = Vec::new();
         for rating in [600.0, 1200.0, 1500.0, 1900.0, 2800.0] {
             for rd in [MIN_RD, 80.0, 200.0, MAX_RD] {
-                for volatility in [0.04, 0.09, 0.2] {
+                for volatility in [0.04, 0.09, MAX_VOLATILITY] {
                     out.push(r(rating, rd, volatility));
                 }
             }
@@ -239,8 +238,12 @@ mod tests {
                     "{b:?} beats {a:?}"
                 );
                 for x in [aw, bl, al, bw] {
-                    assert!(x.rating.is_finite() && x.volatility.is_finite());
+                    assert!((MIN_RATING..=MAX_RATING).contains(&x.rating), "{x:?}");
                     assert!((MIN_RD..=MAX_RD).contains(&x.rd), "{x:?}");
+                    assert!(
+                        x.volatility > 0.0 && x.volatility <= MAX_VOLATILITY,
+                        "{x:?}"
+                    );
                 }
             }
         }
@@ -295,13 +298,12 @@ mod tests {
     fn a_game_narrows_the_rd_of_its_period() {
         for a in grid() {
             for b in grid() {
-                let (after, _) = rate_game(&a, &b, 1.0, 0.0, 0.0);
+                // The paper's step itself (before lichess's bounds).
+                let step = update(&a, &[(b, 1.0)], TAU);
                 let phi = a.rd / SCALE;
-                let widened = (phi * phi + after.volatility * after.volatility).sqrt() * SCALE;
-                assert!(
-                    after.rd < widened || after.rd == MIN_RD,
-                    "{a:?} vs {b:?}: {after:?}"
-                );
+                let widened = (phi * phi + step.volatility * step.volatility).sqrt() * SCALE;
+                assert!(step.rd < widened, "{a:?} vs {b:?}: {step:?}");
+                let (after, _) = rate_game(&a, &b, 1.0, 0.0, 0.0);
                 // Against an equal no less sure, a steady player's RD falls (an upset, or an
                 // unsure opponent, tells little; the volatility's widening may then win).
                 if a.rating == b.rating && b.rd <= a.rd && a.volatility <= 0.09 && a.rd >= 80.0 {
@@ -327,6 +329,27 @@ mod tests {
         let phi = 50.0 / SCALE;
         let want = (phi * phi + 0.0036 * 21.436).sqrt() * SCALE;
         assert!((with_idle_time(&sure, 100.0).rd - want).abs() < 1e-9);
+    }
+
+    /// Upsets raise the volatility, never past 0.1, where the paper's step alone goes on.
+    #[test]
+    fn volatility_is_capped_at_lichess_maximum() {
+        let mut me = r(1500.0, 60.0, 0.099);
+        let mut unclamped = me;
+        for i in 0..200 {
+            // Alternately beat a much stronger player and lose to a much weaker one.
+            let (opp, score) = if i % 2 == 0 {
+                (3000.0, 1.0)
+            } else {
+                (500.0, 0.0)
+            };
+            let opponent = r(opp, 45.0, 0.06);
+            me = rate_game(&me, &opponent, score, 0.0, 0.0).0;
+            unclamped = update(&unclamped, &[(opponent, score)], TAU);
+            assert!(me.volatility <= MAX_VOLATILITY, "{me:?}");
+        }
+        assert!(unclamped.volatility > MAX_VOLATILITY, "{unclamped:?}");
+        assert_eq!(me.volatility, MAX_VOLATILITY);
     }
 
     #[test]
