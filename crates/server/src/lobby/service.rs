@@ -1,7 +1,13 @@
 //! The lobby: open seeks and the quick-pairing pools, in memory, published live to every
-//! lobby WebSocket. One task (the wave) pairs each pool every half second and drops the seeks
-//! and pool places of players whose lobby sockets have all been closed for a while. Games are
-//! created outside the lobby's lock, through the games' [`Hub`].
+//! lobby WebSocket. One task (the wave) pairs each pool every half second, publishes the
+//! pools' counts when they changed (at most twice a second, however many join: with N
+//! sockets, a message per join would cost N² sends), and drops the seeks and pool places of
+//! players whose lobby sockets have all been closed for a while. Games are created outside the
+//! lobby's lock, through the games' [`Hub`].
+//!
+//! Public messages go through one broadcast channel: a socket that falls behind is sent the
+//! whole lobby again. `game_started` goes to the two players' own sockets through their
+//! private, unbounded channels, so that it can never be lost that way.
 //!
 //! Seeks and pool places are intentions, not records: they are not stored, and a restart
 //! forgets them (as lichess forgets its hooks). A game that starts from them is stored like
@@ -13,7 +19,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::json;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use super::matching::{self, Waiting};
 use super::wire::{LobbyView, Pool, Seek, SeekRequest};
@@ -38,13 +44,17 @@ pub const MAX_SEEKS: usize = 3;
 /// program that never opened one, their creation), ms.
 pub const ABSENCE_GRACE_MS: i64 = 30_000;
 
-/// A lobby message and, for a private one, the two accounts it is for.
-#[derive(Debug, Clone)]
-pub struct LobbyMsg {
-    /// `None`: everyone; otherwise only these accounts' sockets.
-    pub to: Option<[String; 2]>,
-    /// The JSON text.
-    pub json: Utf8Bytes,
+/// A lobby socket's subscription: the lobby now, the public messages after it, and the
+/// messages for its player alone.
+pub struct Subscription {
+    /// The seeks and pools when the socket opened.
+    pub view: LobbyView,
+    /// Everyone's messages (JSON text).
+    pub public: broadcast::Receiver<Utf8Bytes>,
+    /// This player's own messages (`game_started`); never lags.
+    pub private: mpsc::UnboundedReceiver<Utf8Bytes>,
+    /// The socket's number, to unsubscribe.
+    pub id: u64,
 }
 
 struct OpenSeek {
@@ -67,6 +77,12 @@ struct State {
     sockets: HashMap<String, usize>,
     /// Since when an account with seeks or a pool place has had no socket (unix ms).
     absent_since: HashMap<String, i64>,
+    /// Each account's open sockets: their private channels by socket number.
+    private: HashMap<String, HashMap<u64, mpsc::UnboundedSender<Utf8Bytes>>>,
+    /// The last socket number given.
+    last_socket: u64,
+    /// The pools' counts changed since the last wave published them.
+    pools_dirty: bool,
 }
 
 impl State {
@@ -137,7 +153,7 @@ fn game_request(time_control: &str, variant: Variant, rated: bool) -> CreateGame
 pub struct Lobby {
     hub: Arc<Hub>,
     state: Mutex<State>,
-    events: broadcast::Sender<LobbyMsg>,
+    events: broadcast::Sender<Utf8Bytes>,
 }
 
 impl std::fmt::Debug for Lobby {
@@ -171,20 +187,17 @@ impl Lobby {
         self.state.lock().expect("lobby lock")
     }
 
-    fn publish(&self, to: Option<[String; 2]>, msg: serde_json::Value) {
-        let _ = self.events.send(LobbyMsg {
-            to,
-            json: msg.to_string().into(),
-        });
+    fn publish(&self, msg: serde_json::Value) {
+        let _ = self.events.send(msg.to_string().into());
     }
 
+    /// Publish the removal of `seeks`; note a change of the pools' counts for the next wave.
     fn publish_removed(&self, seeks: Vec<String>, pools_changed: bool) {
         for id in seeks {
-            self.publish(None, json!({"type": "seek_removed", "id": id}));
+            self.publish(json!({"type": "seek_removed", "id": id}));
         }
         if pools_changed {
-            let pools = self.state().pools();
-            self.publish(None, json!({"type": "pools", "pools": pools}));
+            self.state().pools_dirty = true;
         }
     }
 
@@ -194,22 +207,34 @@ impl Lobby {
     }
 
     /// A lobby socket opens: the lobby now and the live messages after it.
-    pub fn subscribe(
-        &self,
-        account: Option<&Account>,
-    ) -> (LobbyView, broadcast::Receiver<LobbyMsg>) {
+    pub fn subscribe(&self, account: Option<&Account>) -> Subscription {
         let mut st = self.state();
+        st.last_socket += 1;
+        let id = st.last_socket;
+        let (tx, private) = mpsc::unbounded_channel();
         if let Some(a) = account {
             *st.sockets.entry(a.id.clone()).or_default() += 1;
             st.absent_since.remove(&a.id);
+            st.private.entry(a.id.clone()).or_default().insert(id, tx);
         }
-        (st.view(), self.events.subscribe())
+        Subscription {
+            view: st.view(),
+            public: self.events.subscribe(),
+            private,
+            id,
+        }
     }
 
     /// A lobby socket closed.
-    pub fn unsubscribe(&self, account: Option<&Account>) {
+    pub fn unsubscribe(&self, account: Option<&Account>, socket: u64) {
         let Some(a) = account else { return };
         let mut st = self.state();
+        if let Some(mine) = st.private.get_mut(&a.id) {
+            mine.remove(&socket);
+            if mine.is_empty() {
+                st.private.remove(&a.id);
+            }
+        }
         let n = st.sockets.entry(a.id.clone()).or_default();
         *n = n.saturating_sub(1);
         if *n == 0 {
@@ -291,7 +316,7 @@ impl Lobby {
             });
             st.present_or_waiting(&account.id, now);
         }
-        self.publish(None, json!({"type": "seek_added", "seek": seek}));
+        self.publish(json!({"type": "seek_added", "seek": seek}));
         Ok(seek)
     }
 
@@ -378,11 +403,17 @@ impl Lobby {
         Ok(game)
     }
 
+    /// Tell both players' open lobby sockets that their game has started.
     fn started(&self, game: &str, white: &Account, black: &Account) {
-        self.publish(
-            Some([white.id.clone(), black.id.clone()]),
-            json!({"type": "game_started", "game": game}),
-        );
+        let msg: Utf8Bytes = json!({"type": "game_started", "game": game})
+            .to_string()
+            .into();
+        let st = self.state();
+        for account in [&white.id, &black.id] {
+            for tx in st.private.get(account).into_iter().flat_map(|m| m.values()) {
+                let _ = tx.send(msg.clone());
+            }
+        }
     }
 
     /// Join a pool (again: nothing changes).
@@ -438,7 +469,7 @@ impl Lobby {
     async fn wave(self: &Arc<Self>) {
         let now = now_unix_ms();
         let mut games = Vec::new();
-        let (removed, pools_changed) = {
+        let (removed, pools) = {
             let mut st = self.state();
             let absent: Vec<String> = st
                 .absent_since
@@ -487,9 +518,14 @@ impl Lobby {
                     games.push((tc, a.account, b.account));
                 }
             }
-            (removed, changed)
+            let pools = (changed || st.pools_dirty).then(|| st.pools());
+            st.pools_dirty = false;
+            (removed, pools)
         };
-        self.publish_removed(removed, pools_changed);
+        self.publish_removed(removed, false);
+        if let Some(pools) = pools {
+            self.publish(json!({"type": "pools", "pools": pools}));
+        }
         for (tc, a, b) in games {
             let lobby = self.clone();
             tokio::spawn(async move {

@@ -12,7 +12,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::broadcast;
 
-use super::service::Lobby;
+use super::service::{Lobby, Subscription};
 use crate::auth::{Account, Identity};
 use crate::games::Hub;
 
@@ -31,21 +31,25 @@ pub async fn upgrade(
 
 async fn session(socket: WebSocket, lobby: Arc<Lobby>, hub: Arc<Hub>, account: Option<Account>) {
     let (mut sink, mut stream) = socket.split();
-    let (view, mut rx) = lobby.subscribe(account.as_ref());
+    let Subscription {
+        view,
+        public: mut rx,
+        mut private,
+        id,
+    } = lobby.subscribe(account.as_ref());
     let mut closing = hub.closing();
     let first = json!({"type": "lobby", "seeks": view.seeks, "pools": view.pools}).to_string();
     if sink.send(Message::Text(first.into())).await.is_ok() {
-        let me = account.as_ref().map(|a| a.id.as_str());
         loop {
             tokio::select! {
+                Some(mine) = private.recv() => {
+                    if sink.send(Message::Text(mine)).await.is_err() {
+                        break;
+                    }
+                }
                 msg = rx.recv() => match msg {
-                    Ok(m) => {
-                        if let Some(to) = &m.to {
-                            if !to.iter().any(|t| Some(t.as_str()) == me) {
-                                continue;
-                            }
-                        }
-                        if sink.send(Message::Text(m.json)).await.is_err() {
+                    Ok(json) => {
+                        if sink.send(Message::Text(json)).await.is_err() {
                             break;
                         }
                     }
@@ -73,5 +77,5 @@ async fn session(socket: WebSocket, lobby: Arc<Lobby>, hub: Arc<Hub>, account: O
         }
     }
     let _ = sink.send(Message::Close(None)).await;
-    lobby.unsubscribe(account.as_ref());
+    lobby.unsubscribe(account.as_ref(), id);
 }
