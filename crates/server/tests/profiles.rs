@@ -355,8 +355,72 @@ async fn leaderboard_rd_recent_play_and_open_accounts(db: Db) {
     store.close().await;
 }
 
+/// Games created with both seats taken (a seek accepted, a rematch) keep the ratings their
+/// players had at the start, in the list, the view after the actor has gone, and the PGN.
+async fn paired_games_keep_their_start_ratings(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    let (mut a, mut b) = (Browser::new(&t), Browser::new(&t));
+    let (na, nb) = (a.sign_up("sia").await, b.sign_up("sib").await);
+    let (s, seek) = a
+        .post(
+            "/api/seeks",
+            json!({"time_control": "3+2", "variant": "standard", "rated": true, "color": "white"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{seek}");
+    let (s, started) = b
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap()),
+            json!({}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{started}");
+    let id = started["game"].as_str().unwrap().to_owned();
+    a.mv(&id, "e4").await;
+    b.mv(&id, "e5").await;
+    let (s, e) = b.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{e}");
+    // The rematch: also created with both seats taken.
+    a.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    let (_, r) = b.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    assert_eq!(r["status"], "started", "{r}");
+    let rematch = r["game"].as_str().unwrap().to_owned();
+
+    let (_, page) = a.get(&format!("/api/users/{na}/games")).await;
+    let item = |gid: &str| {
+        page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == gid)
+            .cloned()
+            .unwrap()
+    };
+    let first = item(&id);
+    assert_eq!(first["players"]["white"]["rating"], 1500, "{first}");
+    assert_eq!(first["players"]["black"]["rating"], 1500, "{first}");
+    assert_eq!(first["players"]["white"]["provisional"], true);
+    // In the rematch both start from their new ratings, colours swapped.
+    let second = item(&rematch);
+    let (_, prof_a) = a.get(&format!("/api/users/{na}")).await;
+    let (_, prof_b) = a.get(&format!("/api/users/{nb}")).await;
+    assert_eq!(second["players"]["black"]["name"], na.as_str());
+    assert_eq!(
+        second["players"]["black"]["rating"], prof_a["ratings"]["blitz"]["rating"],
+        "{second}"
+    );
+    assert_eq!(
+        second["players"]["white"]["rating"],
+        prof_b["ratings"]["blitz"]["rating"]
+    );
+    let (_, _, pgn) = text(&t, &format!("/api/users/{na}/games.pgn")).await;
+    assert_eq!(tag_values(&pgn, "WhiteElo"), vec!["1500"]);
+    assert_eq!(tag_values(&pgn, "BlackElo"), vec!["1500"]);
+}
+
 both_backends!(
     profile_counts_list_filters_and_pages,
     pgn_export_has_every_finished_game_newest_first,
     leaderboard_rd_recent_play_and_open_accounts,
+    paired_games_keep_their_start_ratings,
 );

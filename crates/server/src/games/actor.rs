@@ -1006,17 +1006,20 @@ impl GameActor {
                 .then(|| self.seats.account(seat))
                 .flatten()
         };
-        let update = (status != self.stored_status || taken.is_some()).then(|| GameUpdate {
-            status: status.to_owned(),
-            result,
-            termination,
-            white_hash: seat_hash(Seat::White).map(str::to_owned),
-            black_hash: seat_hash(Seat::Black).map(str::to_owned),
-            white_account: seat_account(Seat::White).map(str::to_owned),
-            black_account: seat_account(Seat::Black).map(str::to_owned),
-            start_ratings,
-            rated_end,
-        });
+        // A game created with both seats taken (a seek, a pool, a rematch) is stored as
+        // playing already: its start changes no status but stores the ratings.
+        let update = (status != self.stored_status || taken.is_some() || start_ratings.is_some())
+            .then(|| GameUpdate {
+                status: status.to_owned(),
+                result,
+                termination,
+                white_hash: seat_hash(Seat::White).map(str::to_owned),
+                black_hash: seat_hash(Seat::Black).map(str::to_owned),
+                white_account: seat_account(Seat::White).map(str::to_owned),
+                black_account: seat_account(Seat::Black).map(str::to_owned),
+                start_ratings,
+                rated_end,
+            });
         let committed = self
             .ctx
             .store
