@@ -49,7 +49,7 @@ const en = {
   closedAccount: 'This account is closed.',
   ratings: 'Ratings',
   rdShort: 'RD',
-  gamesN: '{n} games',
+  gamesN: 'games: {n}',
   games: 'Games',
   wins: 'Wins',
   draws: 'Draws',
