@@ -65,7 +65,7 @@ fn one_pass(table: &Crosstable, group: &[usize]) -> Vec<Vec<usize>> {
                     continue;
                 };
                 let counts = cell.played || round_robin;
-                if counts && group.contains(&opponent) {
+                if counts && opponent != player && group.contains(&opponent) {
                     let slot = by_opponent.entry(opponent).or_insert((Points::ZERO, 0));
                     slot.0 += cell.points;
                     slot.1 += 1;
@@ -75,7 +75,7 @@ fn one_pass(table: &Crosstable, group: &[usize]) -> Vec<Vec<usize>> {
                 .values()
                 .map(|&(sum, games)| sum.div_int(games))
                 .sum();
-            let unmet = (group.len() - 1 - by_opponent.len()) as i64;
+            let unmet = (group.len() - 1).saturating_sub(by_opponent.len()) as i64;
             let maximum = points + win.times_int(unmet);
             (player, points, maximum)
         })

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::model::Points;
+
 /// Which edition of the tie-break regulations (C.07) applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -138,9 +140,9 @@ impl TieBreak {
         self == TieBreak::DirectEncounter
     }
 
-    /// How many decimals the value is shown with: points-like values with those the scoring
-    /// needs, counts and ratings with none.
-    pub fn is_count_or_rating(self) -> bool {
+    /// Whether the values are whole numbers by nature (counts, ratings, places) rather than
+    /// points.
+    pub fn is_whole_number(self) -> bool {
         !matches!(
             self,
             TieBreak::Points
@@ -148,6 +150,16 @@ impl TieBreak {
                 | TieBreak::SonnebornBerger(_)
                 | TieBreak::Koya
         )
+    }
+
+    /// A value as people read it: counts, ratings and places as whole numbers (`7`, `2386`),
+    /// points with the decimals they need and at least one (`6.5`, `32.0`, `29.75`).
+    pub fn format_value(self, value: Points) -> String {
+        if self.is_whole_number() {
+            value.format(0)
+        } else {
+            value.to_string()
+        }
     }
 }
 

@@ -137,6 +137,9 @@ impl Line {
     }
 }
 
+/// The most points a scoring record may give one result (keeps every sum far from overflow).
+const MAX_SCORING_VALUE: Points = Points::from_int(1000);
+
 #[derive(Default)]
 struct Reader {
     tournament: Tournament,
@@ -181,7 +184,8 @@ impl Reader {
             "062" | "072" | "082" => {}
             "092" => t.system = value,
             "102" => t.chief_arbiter = value,
-            "112" => t.deputy_arbiters.push(value),
+            "112" if !value.is_empty() => t.deputy_arbiters.push(value),
+            "112" => {}
             "122" => t.time_control = value,
             "132" => self.round_dates(&line),
             "142" | "XXR" => self.planned_rounds(&line),
@@ -294,6 +298,14 @@ impl Reader {
             }
             let number: String = text[start..j].iter().collect();
             match number.parse::<Points>() {
+                Ok(points) if points > MAX_SCORING_VALUE => self.report(
+                    line.number,
+                    column,
+                    Severity::Error,
+                    format!(
+                        "{number} points for {c:?} is more than any scoring system gives; ignored"
+                    ),
+                ),
                 Ok(points) if "WDLZPUFH+-".contains(symbol) => {
                     self.scoring_values.push((symbol, points))
                 }
@@ -318,7 +330,13 @@ impl Reader {
     /// `BBF` (forfeit loss), `BBU` (pairing-allocated bye).
     fn scoring_bbp(&mut self, line: &Line, code: &str) {
         let text = line.field(3, line.chars.len());
-        let Ok(points) = text.parse::<Points>() else {
+        let Ok(points) = text.parse::<Points>().map_err(|_| ()).and_then(|p| {
+            if (Points::ZERO..=MAX_SCORING_VALUE).contains(&p) {
+                Ok(p)
+            } else {
+                Err(())
+            }
+        }) else {
             self.report(
                 line.number,
                 5,

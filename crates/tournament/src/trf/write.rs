@@ -81,6 +81,9 @@ pub fn write_player_line(tournament: &Tournament, player: &Player) -> String {
     let points = player
         .reported_points
         .unwrap_or_else(|| tournament.points_after(player, rounds));
+    // The field has four columns: a value that cannot be written in them is left out rather
+    // than shifting every column after it.
+    let points = points_text(points).unwrap_or_default();
     let mut line = format!(
         "001 {start:>4} {sex}{title:>3} {name:<33} {rating:>4} {federation:<3} {fide_id:>11} {birth:<10} {points:>4} {rank:>4}",
         start = player.start_no.0,
@@ -91,7 +94,7 @@ pub fn write_player_line(tournament: &Tournament, player: &Player) -> String {
         federation = truncate(&player.federation, 3),
         fide_id = player.fide_id.map(|id| id.to_string()).unwrap_or_default(),
         birth = truncate(&player.birth_date, 10),
-        points = points_text(points),
+        points = points,
         rank = player.reported_rank.map(|r| r.to_string()).unwrap_or_default(),
     );
     for entry in &player.rounds {
@@ -102,9 +105,18 @@ pub fn write_player_line(tournament: &Tournament, player: &Player) -> String {
     line
 }
 
-/// Points as TRF writes them: one decimal at least (`6.5`, `10.0`, `29.75`).
-fn points_text(points: Points) -> String {
-    points.to_string()
+/// Points as TRF writes them in four columns: one decimal when it fits (`6.5`, `10.0`), else
+/// as few characters as say the value exactly (`100`, `.125`); `None` when nothing fits.
+fn points_text(points: Points) -> Option<String> {
+    let exact = points.format(points.decimals());
+    let without_leading_zero = exact
+        .strip_prefix("0.")
+        .map(|rest| format!(".{rest}"))
+        .or_else(|| exact.strip_prefix("-0.").map(|rest| format!("-.{rest}")));
+    [Some(points.to_string()), Some(exact), without_leading_zero]
+        .into_iter()
+        .flatten()
+        .find(|text| text.chars().count() <= layout::POINTS.1 - layout::POINTS.0)
 }
 
 fn truncate(text: &str, width: usize) -> String {
