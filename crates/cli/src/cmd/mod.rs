@@ -3,9 +3,11 @@
 pub mod bench;
 pub mod dead;
 pub mod inspect;
+pub mod pair;
 pub mod perft;
 pub mod pgn;
 pub mod serve;
+pub mod standings;
 pub mod uci;
 
 use anyhow::{anyhow, Result};
