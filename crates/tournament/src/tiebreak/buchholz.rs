@@ -1,4 +1,4 @@
-//! Buchholz (C.07 §8.1) and Sonneborn-Berger (§8.2), with the cut modifiers of §14.
+//! Buchholz (C.07 §8.1) and Sonneborn-Berger (§9.1), with the cut modifiers of §14.1–14.4.
 
 use super::crosstable::Crosstable;
 use super::kind::Cut;
@@ -41,9 +41,9 @@ fn contributions(table: &Crosstable, player: usize) -> Vec<Contribution> {
         .collect()
 }
 
-/// The sum after the cuts. §14: the least significant values are cut — the lowest opponents'
-/// scores — but a participant's voluntary unplayed rounds are cut first, whatever their value
-/// (the lowest of them first); the highest are cut for the median.
+/// The sum after the cuts. §14.1–14.4: the least significant values are cut — the lowest
+/// opponents' scores; §16.5: a participant's voluntary unplayed rounds are cut first, whatever
+/// their value (the lowest of them first). The median (§14.3) also cuts the highest.
 fn total(mut values: Vec<Contribution>, cut: Cut, value: fn(&Contribution) -> Points) -> Points {
     let order = |c: &Contribution| (c.score, value(c));
     for _ in 0..cut.low {

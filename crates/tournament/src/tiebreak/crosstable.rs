@@ -165,12 +165,12 @@ impl Crosstable {
 pub(crate) struct OpponentScore {
     /// The opponent's (or the virtual opponent's) score.
     pub score: Points,
-    /// Whether the round was a voluntary unplayed round of the player (cut first, §14).
+    /// Whether the round was a voluntary unplayed round of the player (cut first, §16.5).
     pub voluntary_unplayed: bool,
 }
 
 /// C.07 §16.3: for the tie-breaks of their opponents, a participant's unplayed rounds count as
-/// scored, except those of §16.2.5 — the voluntarily unplayed rounds without an opponent after
+/// scored (§16.3.1), except those of §16.2.5 — the voluntarily unplayed rounds without an opponent after
 /// the last round the participant took part in (a withdrawal, late absences) — which count as
 /// draws (§16.3.2). In a round robin they count as nothing.
 fn adjusted_score(row: &Row, format: Format, scoring: &ScoringSystem) -> Points {

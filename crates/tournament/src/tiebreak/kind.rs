@@ -10,8 +10,9 @@ use crate::model::Points;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rules {
-    /// The regulations in force from 1 August 2024 (approved 2023, applied to FIDE-rated events
-    /// from 2024): a participant's own unplayed rounds count their own final score (§16.4).
+    /// The regulations in force before 1 March 2026 (approved by the FIDE Council in 2023,
+    /// applied to all FIDE-rated events from 2024): a participant's own unplayed rounds count
+    /// their own final score (§16.4).
     Fide2024,
     /// The regulations in force from 1 March 2026: the value of an own unplayed round is
     /// capped (§16.4.1: at the forfeiting opponent's score; §16.4.2: at half the maximum).
@@ -41,8 +42,9 @@ impl fmt::Display for Rules {
     }
 }
 
-/// Values left out before summing (C.07 §14): `low` least significant, `high` most significant.
-/// `C1` is `{low: 1, high: 0}` (Cut-1), `M1` is `{low: 1, high: 1}` (Median-1).
+/// Values left out before summing (C.07 §14.1–14.4): `low` least significant, `high` most
+/// significant. `C1` is `{low: 1, high: 0}` (Cut-1, §14.1), `M1` is `{low: 1, high: 1}`
+/// (Median-1, §14.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cut {
@@ -86,19 +88,20 @@ pub enum TieBreak {
     Points,
     /// `BH`: Buchholz, the sum of the opponents' scores (§8.1), with cuts.
     Buchholz(Cut),
-    /// `SB`: Sonneborn-Berger, the opponents' scores times the results against them (§8.2).
+    /// `SB`: Sonneborn-Berger, the opponents' scores times the results against them (§9.1).
     SonnebornBerger(Cut),
     /// `DE`: direct encounter among the tied players (§6).
     DirectEncounter,
-    /// `WIN`: rounds with the points of a win, played or not (§7.3).
+    /// `WIN`: rounds with the points of a win, played or not (§7.1).
     Wins,
-    /// `WON`: games won over the board (§7.4).
+    /// `WON`: games won over the board (§7.2).
     GamesWon,
-    /// `BPG`: games played with Black (§7.5).
+    /// `BPG`: games played with Black (§7.3).
     BlackGames,
-    /// `BWG`: games won with Black (§7.6).
+    /// `BWG`: games won with Black (§7.4).
     BlackWins,
-    /// `GE`: games elected to play, the rounds that were not voluntarily unplayed (§7.7).
+    /// `GE`: games elected to play (`REP`, rounds elected to play, in the 2026 text), the
+    /// rounds that were not voluntarily unplayed (§7.6).
     GamesElected,
     /// `ARO`: average rating of the opponents (§10.1), with cuts.
     AverageRatingOfOpponents(Cut),
@@ -106,7 +109,7 @@ pub enum TieBreak {
     PerformanceRating,
     /// `PTP`: perfect tournament performance (§10.3).
     PerfectPerformance,
-    /// `KS`: the Koya system, for round robins (§9): points against the opponents who scored
+    /// `KS`: the Koya system, for round robins (§9.2): points against the opponents who scored
     /// at least half the maximum.
     Koya,
 }
@@ -235,7 +238,7 @@ impl FromStr for TieBreak {
             "WON" => plain(TieBreak::GamesWon),
             "BPG" => plain(TieBreak::BlackGames),
             "BWG" => plain(TieBreak::BlackWins),
-            "GE" => plain(TieBreak::GamesElected),
+            "GE" | "REP" => plain(TieBreak::GamesElected),
             "ARO" => Ok(TieBreak::AverageRatingOfOpponents(cut)),
             "TPR" => plain(TieBreak::PerformanceRating),
             "PTP" => plain(TieBreak::PerfectPerformance),

@@ -1,4 +1,4 @@
-//! The Koya system (C.07 §9), for round robins.
+//! The Koya system (C.07 §9.2), for round robins.
 
 use super::crosstable::Crosstable;
 use crate::model::{Format, Points};

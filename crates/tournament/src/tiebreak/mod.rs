@@ -5,6 +5,9 @@
 //! competition chose ([`StandingsConfig`]), each tie-break named by its C.07 abbreviation
 //! ([`TieBreak`]: `PTS BH BH/C1 BH/C2 BH/M1 SB DE WIN WON BPG BWG GE ARO TPR PTP KS`).
 //!
+//! Where each rule lives: DE §6; WIN, WON, BPG, BWG, GE (REP) §7.1–7.4, 7.6; BH §8.1; SB §9.1;
+//! KS §9.2; ARO, TPR, PTP §10.1–10.3; cuts and medians §14.1–14.4; unplayed rounds §16.
+//!
 //! Unplayed rounds follow C.07 §16: in a Swiss, a participant's own unplayed rounds count for
 //! their Buchholz as a virtual opponent with their own score (2024), capped in 2026 (§16.4);
 //! for their opponents, a participant's voluntarily unplayed rounds after their last
