@@ -5,6 +5,7 @@
 //! boards of a round and [`Tournament::check`] says where the two sides of a pairing disagree.
 
 mod entry;
+mod history;
 mod player;
 mod points;
 mod scoring;

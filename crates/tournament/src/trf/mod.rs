@@ -3,7 +3,7 @@
 //! announced byes, `162` and bbpPairings' `BBx` scoring).
 //!
 //! [`read`] is lenient: it reads what it can and names every problem by line and column
-//! ([`Diagnostic`]); it never panics. [`write`] writes exactly: a file read and written again
+//! ([`Diagnostic`]); it never panics. [`write()`] writes exactly: a file read and written again
 //! keeps its player lines byte for byte (line ends aside).
 
 mod diagnostic;
