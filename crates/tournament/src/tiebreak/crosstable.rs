@@ -16,7 +16,7 @@ pub(crate) struct Cell {
     pub opponent: Option<usize>,
     /// Points scored in the round.
     pub points: Points,
-    /// Played over the board.
+    /// Played over the board (or being played: a game in progress has no result yet).
     pub played: bool,
     /// Colour in a played game.
     pub colour: Option<Colour>,
@@ -75,10 +75,12 @@ impl Crosstable {
                 let cells: Vec<Cell> = (1..=rounds)
                     .map(|round| {
                         let entry = player.entry(round);
+                        // A game in progress counts as played, with no result yet.
                         let (played, colour, result) = match entry {
                             RoundEntry::Game { colour, result, .. } => {
                                 (true, Some(colour), Some(result))
                             }
+                            RoundEntry::Pending { colour, .. } => (true, Some(colour), None),
                             _ => (false, None, None),
                         };
                         Cell {
