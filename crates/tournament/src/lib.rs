@@ -21,6 +21,7 @@
 //! ```
 
 pub mod berger;
+pub mod matching;
 pub mod model;
 pub mod tiebreak;
 pub mod trf;

@@ -1,0 +1,118 @@
+//! The graph as the algorithm reads it: arcs, doubled weights and the arcs leaving each vertex.
+
+use super::weight::{times, Weight};
+
+/// One direction of an edge: arc `2k` runs from the first endpoint of edge `k` to the second,
+/// arc `2k + 1` back.
+pub(super) type Arc = usize;
+
+/// The same edge, the other way.
+#[inline]
+pub(super) fn reverse(arc: Arc) -> Arc {
+    arc ^ 1
+}
+
+/// The edge of an arc.
+#[inline]
+pub(super) fn edge(arc: Arc) -> usize {
+    arc >> 1
+}
+
+pub(super) struct Graph<W> {
+    pub(super) vertex_count: usize,
+    /// `ends[2k]` and `ends[2k + 1]` are the endpoints of edge `k`, so the tail of arc `a` is
+    /// `ends[a]` and its head `ends[a ^ 1]`.
+    ends: Vec<usize>,
+    /// Twice the weight of each edge, with the cardinality bonus added: the duals are kept at
+    /// twice their textbook value so that every one of them stays an integer (Galil 1986, §3).
+    pub(super) doubled_weight: Vec<W>,
+    /// The largest (bonus-included) weight: every vertex dual starts there.
+    pub(super) max_weight: W,
+    /// `out[out_start[v]..out_start[v + 1]]`: the arcs leaving `v`, in the input's order.
+    out_start: Vec<usize>,
+    out: Vec<Arc>,
+}
+
+impl<W: Weight> Graph<W> {
+    /// Checks the input and adds `bonus` to every weight.
+    ///
+    /// # Panics
+    /// If an endpoint is not below `vertex_count`, an edge joins a vertex to itself, a weight
+    /// is negative, or six times the largest weight plus `bonus` does not fit in `W` (the
+    /// bound on every intermediate value: vertex duals stay below 2W, the blossom duals
+    /// containing a vertex sum to at most 2W, so `u_i + u_j + Σz ≤ 6W`).
+    pub(super) fn new(vertex_count: usize, edges: &[(usize, usize, W)], bonus: W) -> Self {
+        let mut ends = Vec::with_capacity(2 * edges.len());
+        let mut degree = vec![0usize; vertex_count + 1];
+        let mut max_weight = W::ZERO;
+        for (index, &(i, j, weight)) in edges.iter().enumerate() {
+            assert!(
+                i < vertex_count && j < vertex_count,
+                "matching: edge {index} ({i}, {j}) has an endpoint outside 0..{vertex_count}"
+            );
+            assert!(i != j, "matching: edge {index} joins vertex {i} to itself");
+            assert!(
+                weight >= W::ZERO,
+                "matching: edge {index} has a negative weight {weight:?}"
+            );
+            ends.extend([i, j]);
+            degree[i] += 1;
+            degree[j] += 1;
+            max_weight = max_weight.max(weight);
+        }
+        let max_weight = if edges.is_empty() {
+            W::ZERO
+        } else {
+            max_weight.plus(bonus).and_then(|top| times(top, 6).map(|_| top)).unwrap_or_else(|| {
+                panic!(
+                    "matching: weights too large for the weight type: 6 × (largest weight {max_weight:?} \
+                     + cardinality bonus {bonus:?}) must fit; use a wider type"
+                )
+            })
+        };
+        let doubled_weight = edges
+            .iter()
+            .map(|&(_, _, weight)| {
+                let weight = weight.plus(bonus).expect("checked above");
+                weight.plus(weight).expect("checked above")
+            })
+            .collect();
+        // Counting sort of the arcs by tail.
+        let mut out_start = vec![0; vertex_count + 1];
+        for v in 0..vertex_count {
+            out_start[v + 1] = out_start[v] + degree[v];
+        }
+        let mut next = out_start.clone();
+        let mut out = vec![0; ends.len()];
+        for (arc, &tail) in ends.iter().enumerate() {
+            out[next[tail]] = arc;
+            next[tail] += 1;
+        }
+        Self {
+            vertex_count,
+            ends,
+            doubled_weight,
+            max_weight,
+            out_start,
+            out,
+        }
+    }
+
+    /// The vertex an arc leaves.
+    #[inline]
+    pub(super) fn tail(&self, arc: Arc) -> usize {
+        self.ends[arc]
+    }
+
+    /// The vertex an arc enters.
+    #[inline]
+    pub(super) fn head(&self, arc: Arc) -> usize {
+        self.ends[arc ^ 1]
+    }
+
+    /// The arcs leaving `vertex`.
+    #[inline]
+    pub(super) fn arcs_from(&self, vertex: usize) -> &[Arc] {
+        &self.out[self.out_start[vertex]..self.out_start[vertex + 1]]
+    }
+}

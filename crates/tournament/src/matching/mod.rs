@@ -1,0 +1,182 @@
+//! Maximum weight matching in general graphs: Edmonds' blossom algorithm with dual variables,
+//! O(n³), exact on integer weights.
+//!
+//! The FIDE Dutch system (C.04.3) is solved, as bbpPairings does, by turning its pairing
+//! criteria into edge weights, one field of bits per criterion in priority order, and asking
+//! for a matching of the largest weight among those that pair as many players as possible.
+//! This module is that matching:
+//!
+//! - [`max_weight_matching`]: the largest total weight over all matchings;
+//! - [`max_weight_max_cardinality_matching`]: the largest total weight among the matchings
+//!   with the most edges (what the Dutch engine needs);
+//! - [`solve`]: either, with the dual [`Certificate`] that proves the result optimal and
+//!   [`Stats`] on the work done.
+//!
+//! Weights are any [`Weight`]: the primitive integers, or [`FixedUint`] for weights wider
+//! than 128 bits. No floating point is used anywhere: the duals are kept doubled so that they
+//! stay integers.
+//!
+//! ```
+//! use arbiter_tournament::matching::{max_weight_matching, max_weight_max_cardinality_matching};
+//!
+//! // A path a–b–c–d: the heavy middle edge alone outweighs the two outer ones,
+//! let edges = [(0, 1, 2u64), (1, 2, 5), (2, 3, 2)];
+//! assert_eq!(max_weight_matching(4, &edges), [None, Some(2), Some(1), None]);
+//! // but pairing everybody comes first when asked.
+//! assert_eq!(max_weight_max_cardinality_matching(4, &edges), [Some(1), Some(0), Some(3), Some(2)]);
+//! ```
+//!
+//! # The algorithm
+//!
+//! The primal-dual method of Edmonds (1965) in the O(n³) form described by Galil ("Efficient
+//! algorithms for finding maximum matching in graphs", ACM Computing Surveys 18, 1986): at
+//! most n/2 + 1 stages, each growing alternating trees from the free vertices along tight
+//! edges, shrinking odd cycles into blossoms, and changing the duals by the largest amount
+//! that keeps them feasible, until it finds an augmenting path or the duals prove the
+//! matching optimal. A stage costs O(m + n²) (each vertex's edges are scanned once; each dual
+//! change costs O(n) thanks to the least-slack edge kept per vertex and per outer blossom).
+//! The files: `solver` has the stages and dual changes, `blossom` the shrinking and
+//! expanding, `augment` the augmentation, `graph` the input as arcs, `certificate` the proof.
+//!
+//! # Determinism and ties
+//!
+//! There is no randomness and no hashing: the same vertex count and the same edges in the
+//! same order always give the same matching. When several matchings are optimal, which one
+//! is returned depends on the order of the edges and the numbering of the vertices (ties
+//! between equally good choices go to the first edge found); a caller that prefers one
+//! optimum over another should say so in the weights, as the Dutch engine does with its
+//! lower-priority criteria.
+//!
+//! # Weights and their bound
+//!
+//! Weights must be non-negative. Every intermediate value is at most six times the largest
+//! weight `W` (vertex duals stay within 2W, the blossom duals around a vertex sum to at most
+//! 2W), so `6 × W` must fit in the weight type; for the maximum-cardinality variant, `W` is
+//! the largest weight plus the cardinality bonus `⌊n/2⌋ × max weight + 1`, that is about
+//! `3n` times the largest weight in all. The functions check this on entry and panic if it
+//! does not hold.
+//!
+//! Parallel edges are allowed (the heaviest one counts); loops are refused.
+
+mod augment;
+mod blossom;
+mod certificate;
+mod fixed_uint;
+mod graph;
+mod solver;
+mod weight;
+
+pub use certificate::{Certificate, CertificateError, DualBlossom};
+pub use fixed_uint::{DoesNotFit, FixedUint};
+pub use solver::Stats;
+pub use weight::Weight;
+
+use graph::Graph;
+use solver::{Solver, NONE};
+
+/// Which matchings compete for the largest weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cardinality {
+    /// All matchings: the result has the largest total weight (edges of weight zero may or
+    /// may not be in it).
+    Any,
+    /// Only the matchings with the most edges: the result has as many edges as possible and,
+    /// among such matchings, the largest total weight. Solved as the largest weight after
+    /// adding to every edge a bonus larger than any matching's total weight.
+    Maximum,
+}
+
+/// A matching of the largest weight, with its proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<W> {
+    /// The mate of each vertex, `None` if it is unmatched.
+    pub mates: Vec<Option<usize>>,
+    /// The duals that prove `mates` optimal; see [`Certificate::verify`].
+    pub certificate: Certificate<W>,
+    /// The work done.
+    pub stats: Stats,
+}
+
+/// A matching of the largest total weight in the graph with vertices `0..vertex_count` and
+/// `edges` `(i, j, weight)`: the mate of each vertex, `None` if unmatched.
+///
+/// # Panics
+/// If an endpoint is not below `vertex_count`, an edge is a loop, a weight is negative, or
+/// six times the largest weight does not fit in `W` (see the [module docs](self)).
+pub fn max_weight_matching<W: Weight>(
+    vertex_count: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
+    solve(vertex_count, edges, Cardinality::Any).mates
+}
+
+/// A matching with as many edges as possible and, among those, the largest total weight (the
+/// Dutch system's objective): the mate of each vertex, `None` if unmatched.
+///
+/// # Panics
+/// If an endpoint is not below `vertex_count`, an edge is a loop, a weight is negative, or
+/// `6 × (⌊n/2⌋ + 1) × max weight + 6` does not fit in `W` (see the [module docs](self)).
+pub fn max_weight_max_cardinality_matching<W: Weight>(
+    vertex_count: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
+    solve(vertex_count, edges, Cardinality::Maximum).mates
+}
+
+/// A matching of the largest weight among those allowed by `cardinality`, with the
+/// certificate of its optimality and statistics.
+///
+/// # Panics
+/// As [`max_weight_matching`] and [`max_weight_max_cardinality_matching`].
+pub fn solve<W: Weight>(
+    vertex_count: usize,
+    edges: &[(usize, usize, W)],
+    cardinality: Cardinality,
+) -> Solution<W> {
+    let (mates, certificate, stats) = run(vertex_count, edges, cardinality);
+    Solution {
+        mates,
+        certificate,
+        stats,
+    }
+}
+
+fn run<W: Weight>(
+    vertex_count: usize,
+    edges: &[(usize, usize, W)],
+    cardinality: Cardinality,
+) -> (Vec<Option<usize>>, Certificate<W>, Stats) {
+    let bonus = match cardinality {
+        Cardinality::Any => W::ZERO,
+        Cardinality::Maximum => cardinality_bonus(vertex_count, edges),
+    };
+    let graph = Graph::new(vertex_count, edges, bonus);
+    let mut solver = Solver::new(&graph);
+    solver.run();
+    let mates = solver.mates();
+    let blossoms = (vertex_count..2 * vertex_count)
+        .filter(|&b| solver.base[b] != NONE && solver.dual[b] > W::ZERO)
+        .map(|b| DualBlossom {
+            vertices: solver.leaves(b),
+            dual: solver.dual[b],
+        })
+        .collect();
+    let certificate = Certificate {
+        cardinality_bonus: bonus,
+        vertex_duals: solver.dual[..vertex_count].to_vec(),
+        blossoms,
+    };
+    (mates, certificate, solver.stats)
+}
+
+/// More than the weight of any matching: `k × max weight + 1`, with `k` the most edges a
+/// matching can have. A matching with more edges then always weighs more.
+fn cardinality_bonus<W: Weight>(vertex_count: usize, edges: &[(usize, usize, W)]) -> W {
+    let heaviest = edges.iter().map(|edge| edge.2).max().unwrap_or(W::ZERO);
+    let most_edges = (vertex_count / 2).min(edges.len());
+    weight::times(heaviest, most_edges)
+        .and_then(|total| total.plus(W::ONE))
+        .unwrap_or_else(|| {
+            panic!("matching: weights too large for the weight type: the cardinality bonus overflows; use a wider type")
+        })
+}

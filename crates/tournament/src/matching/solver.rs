@@ -1,0 +1,409 @@
+//! The primal-dual method: stages that grow alternating trees from the free vertices, and the
+//! dual changes that make new edges tight (Galil 1986, §3, "the weighted case").
+//!
+//! Each stage labels the free vertices outer (S), scans the outer vertices' edges and labels
+//! along tight edges: an unlabeled blossom reached from an outer vertex becomes inner (T) and
+//! its mate's blossom outer; a tight edge between two outer blossoms either closes an odd
+//! cycle (a new blossom, [`super::blossom`]) or joins two trees (an augmenting path,
+//! [`super::augment`]), which ends the stage. When no tight edge is left to follow, the duals
+//! change by the largest δ that keeps them feasible, chosen among the four bounds δ1–δ4.
+//!
+//! Dual variables are stored doubled: `u_i + u_j + Σ z_B ≥ 2 w_ij` for every edge, with
+//! `u_v = W` (the largest weight) at the start. Outer vertices lose δ and inner ones gain δ;
+//! outer blossoms gain 2δ and inner ones lose 2δ. The slack of an edge between two different
+//! top-level blossoms is `u_i + u_j − 2 w_ij` (no blossom contains both ends).
+
+use super::graph::{edge, Arc, Graph};
+use super::weight::Weight;
+
+/// "No vertex, blossom or arc".
+pub(super) const NONE: usize = usize::MAX;
+
+/// The label of a top-level blossom in the current stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Label {
+    /// Not in any alternating tree.
+    Unlabeled,
+    /// S: at an even distance from a free vertex; its vertices are scanned.
+    Outer,
+    /// T: at an odd distance; reached through its base's mate.
+    Inner,
+}
+
+/// What the dual change just made possible (the δ that was smallest).
+enum Step {
+    /// δ1: the free vertices' duals reached zero: the matching is optimal.
+    Optimal,
+    /// δ2: this arc from an outer vertex to an unlabeled blossom became tight.
+    Reach(Arc),
+    /// δ3: this arc between two outer blossoms became tight.
+    Join(Arc),
+    /// δ4: the dual of this inner blossom reached zero: expand it.
+    Expand(usize),
+}
+
+/// How much work a run did (for benchmarks and tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Stages, one per augmentation plus the last one.
+    pub stages: usize,
+    /// Dual changes.
+    pub dual_changes: usize,
+    /// Blossoms formed.
+    pub blossoms_formed: usize,
+    /// Inner blossoms expanded within a stage (δ4).
+    pub inner_blossoms_expanded: usize,
+}
+
+/// The state of the algorithm. Blossom ids: `0..n` are the vertices (trivial blossoms),
+/// `n..2n` the non-trivial blossoms (at most n/2 exist at any time).
+pub(super) struct Solver<'g, W> {
+    pub(super) graph: &'g Graph<W>,
+    pub(super) n: usize,
+    /// The arc from each vertex to its mate, or `NONE`.
+    pub(super) mate: Vec<Arc>,
+    /// `u_v` for vertices, `z_B` for blossoms (both doubled).
+    pub(super) dual: Vec<W>,
+    /// The top-level blossom containing each vertex.
+    pub(super) top: Vec<usize>,
+    /// The blossom immediately containing each blossom, or `NONE`.
+    pub(super) parent: Vec<usize>,
+    /// The sub-blossoms of each blossom around its odd cycle, the base's first.
+    pub(super) children: Vec<Vec<usize>>,
+    /// `cycle[b][i]`: the arc from `children[b][i]` to the next child around the cycle.
+    pub(super) cycle: Vec<Vec<Arc>>,
+    /// The base vertex of each blossom (`NONE` for unused blossom ids).
+    pub(super) base: Vec<usize>,
+    /// The label of each top-level blossom.
+    pub(super) label: Vec<Label>,
+    /// The arc through which each labeled top-level blossom was reached (its head lies in the
+    /// blossom): for an outer blossom, the matched arc from its inner parent's base (`NONE` at a
+    /// tree's root); for an inner one, the tight arc from an outer vertex.
+    pub(super) label_arc: Vec<Arc>,
+    /// For a vertex not in an outer blossom: the least-slack arc to it from an outer vertex.
+    /// For a top-level outer blossom: the least-slack arc from it to another outer blossom.
+    pub(super) best_arc: Vec<Arc>,
+    /// For an outer blossom formed in this stage: for each other outer blossom, the
+    /// least-slack arc to it (Galil's lists, which keep δ3 at O(n) per step).
+    pub(super) outer_arcs: Vec<Option<Vec<Arc>>>,
+    /// Blossom ids not in use.
+    pub(super) unused_ids: Vec<usize>,
+    /// Outer vertices whose arcs are still to be scanned.
+    pub(super) queue: Vec<usize>,
+    /// Scratch: blossoms marked while looking for a common ancestor.
+    pub(super) marked: Vec<bool>,
+    /// Scratch: the best arc to each outer blossom while merging lists.
+    pub(super) best_to: Vec<Arc>,
+    pub(super) stats: Stats,
+}
+
+#[inline]
+pub(super) fn add<W: Weight>(a: W, b: W) -> W {
+    a.plus(b)
+        .expect("matching: a dual value overflowed despite the bound checked on entry (a bug)")
+}
+
+#[inline]
+pub(super) fn sub<W: Weight>(a: W, b: W) -> W {
+    a.minus(b)
+        .expect("matching: a slack or dual went negative (a bug)")
+}
+
+impl<'g, W: Weight> Solver<'g, W> {
+    pub(super) fn new(graph: &'g Graph<W>) -> Self {
+        let n = graph.vertex_count;
+        Self {
+            graph,
+            n,
+            mate: vec![NONE; n],
+            dual: (0..2 * n)
+                .map(|id| if id < n { graph.max_weight } else { W::ZERO })
+                .collect(),
+            top: (0..n).collect(),
+            parent: vec![NONE; 2 * n],
+            children: vec![Vec::new(); 2 * n],
+            cycle: vec![Vec::new(); 2 * n],
+            base: (0..2 * n)
+                .map(|id| if id < n { id } else { NONE })
+                .collect(),
+            label: vec![Label::Unlabeled; 2 * n],
+            label_arc: vec![NONE; 2 * n],
+            best_arc: vec![NONE; 2 * n],
+            outer_arcs: vec![None; 2 * n],
+            unused_ids: (n..2 * n).rev().collect(),
+            queue: Vec::new(),
+            marked: vec![false; 2 * n],
+            best_to: vec![NONE; 2 * n],
+            stats: Stats::default(),
+        }
+    }
+
+    /// Runs stages until the duals prove the matching optimal.
+    pub(super) fn run(&mut self) {
+        loop {
+            self.stats.stages += 1;
+            self.begin_stage();
+            if self.queue.is_empty() {
+                break; // no free vertex
+            }
+            if !self.grow() {
+                break;
+            }
+            self.expand_spent_outer_blossoms();
+        }
+    }
+
+    /// The mate of each vertex.
+    pub(super) fn mates(&self) -> Vec<Option<usize>> {
+        self.mate
+            .iter()
+            .map(|&arc| (arc != NONE).then(|| self.graph.head(arc)))
+            .collect()
+    }
+
+    /// `u_i + u_j − 2w` for an edge between two different top-level blossoms.
+    #[inline]
+    pub(super) fn slack(&self, arc: Arc) -> W {
+        let e = edge(arc);
+        let (i, j) = (self.graph.tail(2 * e), self.graph.tail(2 * e + 1));
+        sub(
+            add(self.dual[i], self.dual[j]),
+            self.graph.doubled_weight[e],
+        )
+    }
+
+    /// Whether `b` is a non-trivial blossom at the top level.
+    #[inline]
+    pub(super) fn is_top_blossom(&self, b: usize) -> bool {
+        self.base[b] != NONE && self.parent[b] == NONE
+    }
+
+    /// A new stage: no labels, every free vertex the root of a tree.
+    fn begin_stage(&mut self) {
+        self.label.fill(Label::Unlabeled);
+        self.label_arc.fill(NONE);
+        self.best_arc.fill(NONE);
+        self.outer_arcs.iter_mut().for_each(|list| *list = None);
+        self.queue.clear();
+        for v in 0..self.n {
+            if self.mate[v] == NONE && self.label[self.top[v]] == Label::Unlabeled {
+                self.assign_label(v, Label::Outer, NONE);
+            }
+        }
+    }
+
+    /// Grows the trees until an augmentation (`true`) or until δ1 proves the matching optimal
+    /// (`false`).
+    fn grow(&mut self) -> bool {
+        loop {
+            while let Some(v) = self.queue.pop() {
+                if self.scan(v) {
+                    return true;
+                }
+            }
+            let (delta, step) = self.smallest_delta();
+            self.change_duals(delta);
+            self.stats.dual_changes += 1;
+            match step {
+                Step::Optimal => return false,
+                Step::Reach(arc) | Step::Join(arc) => {
+                    if self.follow_tight_arc(arc) {
+                        return true;
+                    }
+                }
+                Step::Expand(b) => {
+                    self.stats.inner_blossoms_expanded += 1;
+                    self.expand_blossom(b, false);
+                }
+            }
+        }
+    }
+
+    /// Labels the top-level blossom of `w`, reached through `arc` (its head is `w`; `NONE` for
+    /// a root). An inner blossom's mate becomes outer at once (its base is matched: free
+    /// vertices are roots).
+    pub(super) fn assign_label(&mut self, w: usize, label: Label, arc: Arc) {
+        let b = self.top[w];
+        self.label[b] = label;
+        self.label_arc[b] = arc;
+        match label {
+            Label::Outer => {
+                self.best_arc[b] = NONE;
+                if b < self.n {
+                    self.queue.push(b);
+                } else {
+                    let leaves = self.leaves(b);
+                    self.queue.extend(leaves);
+                }
+            }
+            Label::Inner => {
+                let mate_arc = self.mate[self.base[b]];
+                debug_assert!(mate_arc != NONE, "an inner blossom's base is matched");
+                self.assign_label(self.graph.head(mate_arc), Label::Outer, mate_arc);
+            }
+            Label::Unlabeled => unreachable!("labels are only ever given"),
+        }
+    }
+
+    /// Scans the arcs leaving the outer vertex `v`; `true` if the matching was augmented.
+    fn scan(&mut self, v: usize) -> bool {
+        let graph = self.graph;
+        for &arc in graph.arcs_from(v) {
+            let w = graph.head(arc);
+            let (bv, bw) = (self.top[v], self.top[w]);
+            if bv == bw {
+                continue;
+            }
+            match self.label[bw] {
+                Label::Outer => {
+                    let slack = self.slack(arc);
+                    if slack == W::ZERO {
+                        if self.follow_tight_arc(arc) {
+                            return true;
+                        }
+                    } else if self.improves(self.best_arc[bv], slack) {
+                        self.best_arc[bv] = arc;
+                    }
+                }
+                Label::Unlabeled => {
+                    let slack = self.slack(arc);
+                    if slack == W::ZERO {
+                        self.assign_label(w, Label::Inner, arc);
+                    } else if self.improves(self.best_arc[w], slack) {
+                        self.best_arc[w] = arc;
+                    }
+                }
+                Label::Inner => {
+                    // Only a non-trivial inner blossom can be expanded and leave `w`
+                    // unlabeled again in this stage; remember the best arc to `w` for then
+                    // (a tight one relabels `w`'s sub-blossom at the expansion).
+                    if bw >= self.n {
+                        let slack = self.slack(arc);
+                        if self.improves(self.best_arc[w], slack) {
+                            self.best_arc[w] = arc;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether an arc of slack `slack` beats `current` (strictly: the first best arc stays).
+    #[inline]
+    fn improves(&self, current: Arc, slack: W) -> bool {
+        current == NONE || slack < self.slack(current)
+    }
+
+    /// Follows a tight arc from an outer vertex; `true` if the matching was augmented.
+    fn follow_tight_arc(&mut self, arc: Arc) -> bool {
+        let (v, w) = (self.graph.tail(arc), self.graph.head(arc));
+        let bw = self.top[w];
+        if self.top[v] == bw {
+            return false;
+        }
+        match self.label[bw] {
+            Label::Unlabeled => {
+                self.assign_label(w, Label::Inner, arc);
+                false
+            }
+            Label::Outer => match self.common_base(v, w) {
+                Some(base) => {
+                    self.stats.blossoms_formed += 1;
+                    self.add_blossom(base, arc);
+                    false
+                }
+                None => {
+                    self.augment(arc);
+                    true
+                }
+            },
+            Label::Inner => false,
+        }
+    }
+
+    /// The largest feasible dual change and what it makes possible (ties go to the earlier of
+    /// δ1, δ2, δ3, δ4 and, within one, to the first found).
+    fn smallest_delta(&self) -> (W, Step) {
+        // δ1: the smallest vertex dual (the free vertices' one; none may go negative).
+        let mut delta = self.dual[..self.n]
+            .iter()
+            .copied()
+            .min()
+            .expect("the graph has vertices");
+        let mut step = Step::Optimal;
+        // δ2: the least slack of an arc from an outer vertex to an unlabeled blossom.
+        for v in 0..self.n {
+            let arc = self.best_arc[v];
+            if arc != NONE && self.label[self.top[v]] == Label::Unlabeled {
+                let slack = self.slack(arc);
+                if slack < delta {
+                    delta = slack;
+                    step = Step::Reach(arc);
+                }
+            }
+        }
+        // δ3: half the least slack between two outer blossoms (even: both ends moved alike).
+        for b in 0..2 * self.n {
+            let top_level = if b < self.n {
+                self.top[b] == b
+            } else {
+                self.is_top_blossom(b)
+            };
+            let arc = self.best_arc[b];
+            if top_level && arc != NONE && self.label[b] == Label::Outer {
+                let slack = self.slack(arc);
+                debug_assert!(slack.half().plus(slack.half()) == Some(slack), "odd slack");
+                if slack.half() < delta {
+                    delta = slack.half();
+                    step = Step::Join(arc);
+                }
+            }
+        }
+        // δ4: half the dual of an inner blossom.
+        for b in self.n..2 * self.n {
+            if self.is_top_blossom(b)
+                && self.label[b] == Label::Inner
+                && self.dual[b].half() < delta
+            {
+                delta = self.dual[b].half();
+                step = Step::Expand(b);
+            }
+        }
+        (delta, step)
+    }
+
+    /// Outer vertices lose δ, inner ones gain δ; outer blossoms gain 2δ, inner ones lose 2δ.
+    fn change_duals(&mut self, delta: W) {
+        if delta == W::ZERO {
+            return;
+        }
+        for v in 0..self.n {
+            match self.label[self.top[v]] {
+                Label::Outer => self.dual[v] = sub(self.dual[v], delta),
+                Label::Inner => self.dual[v] = add(self.dual[v], delta),
+                Label::Unlabeled => {}
+            }
+        }
+        let double = add(delta, delta);
+        for b in self.n..2 * self.n {
+            if self.is_top_blossom(b) {
+                match self.label[b] {
+                    Label::Outer => self.dual[b] = add(self.dual[b], double),
+                    Label::Inner => self.dual[b] = sub(self.dual[b], double),
+                    Label::Unlabeled => {}
+                }
+            }
+        }
+    }
+
+    /// After an augmentation: outer blossoms whose dual is zero are no longer needed; expand
+    /// them (recursively) so the next stage starts from the blossoms that carry a dual.
+    fn expand_spent_outer_blossoms(&mut self) {
+        for b in self.n..2 * self.n {
+            if self.is_top_blossom(b) && self.label[b] == Label::Outer && self.dual[b] == W::ZERO {
+                self.expand_blossom(b, true);
+            }
+        }
+    }
+}
