@@ -80,6 +80,11 @@ pub struct Config {
     /// The site's public origins (e.g. `https://chess.example`), accepted by the cross-site
     /// check besides the request's own `Host`.
     pub public_origins: Vec<String>,
+    /// Sign-ups allowed per client address (`None`: not limited).
+    pub sign_ups_per_address: Option<accounts::limits::RateLimit>,
+    /// Reverse proxies whose `X-Forwarded-For` header names the client (for the limits on
+    /// logins and sign-ups); empty: the TCP peer is the client.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -95,6 +100,8 @@ impl Default for Config {
             uci_engines: Vec::new(),
             secure_cookies: false,
             public_origins: Vec::new(),
+            sign_ups_per_address: Some(accounts::limits::SIGN_UPS_PER_ADDRESS),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -143,13 +150,16 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state over a hub's database, with default login limits.
-    pub fn new(hub: Arc<Hub>, secure_cookies: bool, public_origins: Vec<String>) -> Self {
-        let auth = auth::Auth::new(hub.store().pool().clone(), secure_cookies);
+    /// The state over a hub's database, as `config` says (cookies, origins, limits, proxies).
+    pub fn new(hub: Arc<Hub>, config: &Config) -> Self {
+        let auth = auth::Auth::new(hub.store().pool().clone(), config.secure_cookies);
         let accounts = Arc::new(accounts::Accounts {
             auth: auth.clone(),
-            limits: accounts::limits::LoginLimits::default(),
+            limits: accounts::limits::LoginLimits::default()
+                .with_sign_ups(config.sign_ups_per_address),
+            trusted_proxies: config.trusted_proxies.clone(),
         });
+        let public_origins = config.public_origins.clone();
         Self {
             lobby: lobby::Lobby::start(hub.clone()),
             hub,
@@ -255,9 +265,9 @@ impl Running {
 ///
 /// # Errors
 /// The database cannot be opened or the address cannot be bound.
-pub async fn start(config: Config) -> Result<Running, ServerError> {
+pub async fn start(mut config: Config) -> Result<Running, ServerError> {
     let mut external = Vec::new();
-    for e in config.uci_engines {
+    for e in std::mem::take(&mut config.uci_engines) {
         let name = e.name.clone();
         if external
             .iter()
@@ -299,7 +309,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         })?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = watch::channel(false);
-    let state = AppState::new(hub.clone(), config.secure_cookies, config.public_origins);
+    let state = AppState::new(hub.clone(), &config);
     let router =
         app(state, config.max_body_bytes).into_make_service_with_connect_info::<SocketAddr>();
     let hub2 = hub.clone();

@@ -564,3 +564,55 @@ both_backends!(
     rematch_swaps_colours_and_takes_both_players_there,
     a_waiting_game_can_be_withdrawn_by_its_creator,
 );
+
+/// Sign-ups are limited per client address; behind a proxy the operator trusts, the client is
+/// the address the proxy forwarded for, not the proxy (SQLite: the limit lives in memory).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_ups_are_limited_per_client_address_behind_a_trusted_proxy() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = arbiter_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: dir.path().join("a.db").to_str().unwrap().to_owned(),
+        sign_ups_per_address: Some(arbiter_server::accounts::limits::RateLimit {
+            burst: 2,
+            every: std::time::Duration::from_secs(600),
+        }),
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..arbiter_server::Config::default()
+    };
+    let server = arbiter_server::start(config).await.unwrap();
+    let http = reqwest::Client::new();
+    let sign_up = |client: &'static str| {
+        let http = http.clone();
+        let url = format!("http://{}/api/account", server.addr());
+        async move {
+            http.post(url)
+                .header("x-forwarded-for", client)
+                .json(&json!({"username": name("su"), "password": "correct horse"}))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for _ in 0..2 {
+        assert_eq!(sign_up("198.51.100.1").await.status(), StatusCode::CREATED);
+    }
+    let refused = sign_up("198.51.100.1").await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = refused.headers()[RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=600).contains(&wait), "{wait}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "too_many_attempts");
+    // Another client through the same proxy is not affected; a forged entry left of the
+    // proxy's does not move the limit either.
+    assert_eq!(sign_up("198.51.100.2").await.status(), StatusCode::CREATED);
+    assert_eq!(
+        sign_up("203.0.113.5, 198.51.100.1").await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    server.shutdown().await;
+}

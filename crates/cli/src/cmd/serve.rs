@@ -1,6 +1,7 @@
 //! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]
 //! [--engine-threads N] [--engine-max-think S] [--uci-engine NAME=PATH]…
-//! [--uci-option NAME:OPTION=VALUE]… [--secure-cookies] [--public-origin URL]…`
+//! [--uci-option NAME:OPTION=VALUE]… [--secure-cookies] [--public-origin URL]…
+//! [--sign-up-limit BURST/SECONDS|off] [--trusted-proxy IP]…`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -48,6 +49,37 @@ pub struct Args {
     /// cross-site check when the proxy in front does not pass the public Host header.
     #[arg(long = "public-origin", value_name = "URL")]
     public_origins: Vec<String>,
+    /// Sign-ups allowed per client address: BURST at once, then one every SECONDS (default
+    /// 30/30), or `off`.
+    #[arg(long = "sign-up-limit", value_name = "BURST/SECONDS|off", value_parser = sign_up_limit)]
+    sign_up_limit: Option<SignUpLimit>,
+    /// A reverse proxy (repeatable) whose `X-Forwarded-For` names the client, for the limits
+    /// on logins and sign-ups; without it, the TCP peer is the client.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// `--sign-up-limit`: a rate, or no limit.
+#[derive(Clone, Copy, Debug)]
+struct SignUpLimit(Option<arbiter_server::accounts::limits::RateLimit>);
+
+fn sign_up_limit(s: &str) -> Result<SignUpLimit, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(SignUpLimit(None));
+    }
+    let bad = || format!("{s:?}: BURST/SECONDS (e.g. 30/30) or off");
+    let (burst, secs) = s.split_once('/').ok_or_else(bad)?;
+    let burst: u32 = burst.trim().parse().map_err(|_| bad())?;
+    let secs: u64 = secs.trim().parse().map_err(|_| bad())?;
+    if burst == 0 || secs == 0 {
+        return Err(bad());
+    }
+    Ok(SignUpLimit(Some(
+        arbiter_server::accounts::limits::RateLimit {
+            burst,
+            every: std::time::Duration::from_secs(secs),
+        },
+    )))
 }
 
 /// The engines of `--uci-engine` with their `--uci-option`s.
@@ -104,6 +136,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         uci_engines: uci_engines(&args.uci_engines, &args.uci_options)?,
         secure_cookies: args.secure_cookies,
         public_origins: args.public_origins,
+        sign_ups_per_address: args.sign_up_limit.map_or(
+            Some(arbiter_server::accounts::limits::SIGN_UPS_PER_ADDRESS),
+            |l| l.0,
+        ),
+        trusted_proxies: args.trusted_proxies,
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;

@@ -3,13 +3,13 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use super::limits::LoginLimits;
+use super::limits::{self, LoginLimits};
 use super::password;
 use super::queries;
 use super::wire::{
@@ -21,29 +21,43 @@ use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::extract::JsonBody;
 use crate::ratings;
 
-/// The accounts service: authentication and the login limits.
+/// The accounts service: authentication and the limits on logins and sign-ups.
 #[derive(Debug)]
 pub struct Accounts {
     /// Sessions and tokens.
     pub auth: Arc<Auth>,
-    /// Login attempt limits.
+    /// Login attempt and sign-up limits.
     pub limits: LoginLimits,
+    /// Proxies whose `X-Forwarded-For` names the client (see [`limits::client_address`]).
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
-/// The client's address (the TCP peer; unknown when served without a socket, as in tests).
+/// The client's address: the TCP peer (unknown when served without a socket, as in tests),
+/// or the address a trusted proxy forwarded for.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddr(pub IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr
+where
+    Arc<Accounts>: FromRef<S>,
+{
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, AppError> {
-        Ok(ClientAddr(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
-        ))
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        let accounts = Arc::<Accounts>::from_ref(state);
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok());
+        Ok(ClientAddr(limits::client_address(
+            peer,
+            forwarded,
+            &accounts.trusted_proxies,
+        )))
     }
 }
 
@@ -64,14 +78,18 @@ fn with_cookie(status: StatusCode, cookie: axum::http::HeaderValue, body: Me) ->
 
 #[utoipa::path(post, path = "/api/account", request_body = Credentials,
     responses((status = 201, body = Me, description = "Signed up and logged in (session cookie)"),
-              (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+              (status = 400, body = ErrorBody), (status = 409, body = ErrorBody),
+              (status = 429, body = ErrorBody,
+               description = "Too many sign-ups from this address; see Retry-After")))]
 /// Sign up: a new account, logged in at once.
 pub async fn sign_up(
     State(accounts): State<Arc<Accounts>>,
+    ClientAddr(addr): ClientAddr,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
     password::check_username(&req.username)?;
     password::check_password(&req.password)?;
+    accounts.limits.check_sign_up(addr)?;
     let auth = &accounts.auth;
     if queries::by_name(auth.pool(), &req.username)
         .await?

@@ -155,6 +155,8 @@ fn serve(opts: &Opts) {
             } else {
                 arbiter_server::db::Sync::Normal
             },
+            // Every simulated player signs up from this one address.
+            sign_ups_per_address: None,
             ..arbiter_server::Config::default()
         };
         let server = arbiter_server::start(config).await.expect("server starts");
