@@ -122,7 +122,7 @@ fn solve_both<W: Weight>(
         if let Err(error) = certificate.verify(n, edges, &mates) {
             panic!("{cardinality:?}: {error}\nn = {n}, edges = {edges:?}\nmates = {mates:?}");
         }
-        stats.stages += run.stages;
+        stats.augmentations += run.augmentations;
         stats.dual_changes += run.dual_changes;
         stats.blossoms_formed += run.blossoms_formed;
         stats.inner_blossoms_expanded += run.inner_blossoms_expanded;

@@ -111,6 +111,7 @@ impl<W: Weight> Solver<'_, W> {
         self.dual[b] = W::ZERO;
         self.label[b] = Label::Outer;
         self.label_arc[b] = self.label_arc[base_blossom];
+        self.root[b] = self.root[base_blossom];
         for &child in &children {
             self.parent[child] = b;
             if self.label[child] == Label::Inner {
@@ -181,12 +182,13 @@ impl<W: Weight> Solver<'_, W> {
         }
     }
 
-    /// Undoes blossom `b`: its children become top-level blossoms. Within a stage (δ4 on an
-    /// inner blossom) the children on the even path from the entry vertex's child to the base
+    /// Undoes blossom `b`: its children become top-level blossoms. For δ4 on an inner
+    /// blossom, the children on the even path from the entry vertex's child to the base
     /// child are labeled inner and outer in turn, and the others are left unlabeled unless a
-    /// tight arc from an outer vertex already reaches them. At the end of a stage, children
-    /// whose dual is zero are expanded too.
-    pub(super) fn expand_blossom(&mut self, b: usize, end_of_stage: bool) {
+    /// tight arc from an outer vertex already reaches them. When `spent` (an outer blossom
+    /// of a dissolved tree, Galil's end of a stage), children whose dual is zero are expanded
+    /// too, and nothing is labeled.
+    pub(super) fn expand_blossom(&mut self, b: usize, spent: bool) {
         let children = std::mem::take(&mut self.children[b]);
         let cycle = std::mem::take(&mut self.cycle[b]);
         for &child in &children {
@@ -195,7 +197,7 @@ impl<W: Weight> Solver<'_, W> {
             self.label_arc[child] = NONE;
             if child < self.n {
                 self.top[child] = child;
-            } else if end_of_stage && self.dual[child] == W::ZERO {
+            } else if spent && self.dual[child] == W::ZERO {
                 self.expand_blossom(child, true);
             } else {
                 for leaf in self.leaves(child) {
@@ -203,7 +205,7 @@ impl<W: Weight> Solver<'_, W> {
                 }
             }
         }
-        if !end_of_stage && self.label[b] == Label::Inner {
+        if !spent && self.label[b] == Label::Inner {
             self.relabel_children(b, &children, &cycle);
         }
         self.label[b] = Label::Unlabeled;
@@ -254,6 +256,7 @@ impl<W: Weight> Solver<'_, W> {
         // The base child: inner, its mate (outside b) is outer already.
         self.label[children[0]] = Label::Inner;
         self.label_arc[children[0]] = arc;
+        self.root[children[0]] = self.root[self.top[graph.tail(arc)]];
         // The children off the path are unlabeled, unless an outer vertex reaches one of
         // their vertices through a tight arc (recorded by `scan` while they were inside b).
         let off_path = if forwards { 1..start } else { start + 1..len };

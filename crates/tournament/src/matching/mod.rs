@@ -63,6 +63,7 @@ mod blossom;
 mod certificate;
 mod fixed_uint;
 mod graph;
+mod repair;
 mod solver;
 mod weight;
 

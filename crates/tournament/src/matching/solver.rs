@@ -1,12 +1,17 @@
-//! The primal-dual method: stages that grow alternating trees from the free vertices, and the
-//! dual changes that make new edges tight (Galil 1986, §3, "the weighted case").
+//! The primal-dual method: alternating trees grown from the free vertices along tight edges,
+//! and the dual changes that make new edges tight (Galil 1986, §3, "the weighted case").
 //!
-//! Each stage labels the free vertices outer (S), scans the outer vertices' edges and labels
-//! along tight edges: an unlabeled blossom reached from an outer vertex becomes inner (T) and
-//! its mate's blossom outer; a tight edge between two outer blossoms either closes an odd
-//! cycle (a new blossom, [`super::blossom`]) or joins two trees (an augmenting path,
-//! [`super::augment`]), which ends the stage. When no tight edge is left to follow, the duals
-//! change by the largest δ that keeps them feasible, chosen among the four bounds δ1–δ4.
+//! Every free vertex is the root of a tree and is labeled outer (S). Scanning an outer
+//! vertex's edges follows the tight ones: an unlabeled blossom reached from an outer vertex
+//! becomes inner (T) and its mate's blossom outer; a tight edge between two outer blossoms
+//! either closes an odd cycle (a new blossom, [`super::blossom`]) or joins two trees (an
+//! augmenting path, [`super::augment`]). When no tight edge is left to follow, the duals
+//! change by the largest δ that keeps them feasible, the least of the four bounds δ1–δ4.
+//!
+//! Galil's stages start every tree afresh after each augmentation; here only the two trees
+//! the augmentation used are dissolved and the others keep growing ([`super::repair`]). The
+//! O(n³) bound is unchanged, but on dense graphs the first augmentations, which join trees
+//! of one or two vertices, no longer cost a scan of every edge each.
 //!
 //! Dual variables are stored doubled: `u_i + u_j + Σ z_B ≥ 2 w_ij` for every edge, with
 //! `u_v = W` (the largest weight) at the start. Outer vertices lose δ and inner ones gain δ;
@@ -19,7 +24,7 @@ use super::weight::Weight;
 /// "No vertex, blossom or arc".
 pub(super) const NONE: usize = usize::MAX;
 
-/// The label of a top-level blossom in the current stage.
+/// The label of a top-level blossom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Label {
     /// Not in any alternating tree.
@@ -45,13 +50,13 @@ enum Step {
 /// How much work a run did (for benchmarks and tests).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Stages, one per augmentation plus the last one.
-    pub stages: usize,
+    /// Augmentations: the number of matched pairs.
+    pub augmentations: usize,
     /// Dual changes.
     pub dual_changes: usize,
     /// Blossoms formed.
     pub blossoms_formed: usize,
-    /// Inner blossoms expanded within a stage (δ4).
+    /// Inner blossoms expanded (δ4).
     pub inner_blossoms_expanded: usize,
 }
 
@@ -80,6 +85,8 @@ pub(super) struct Solver<'g, W> {
     /// blossom): for an outer blossom, the matched arc from its inner parent's base (`NONE` at a
     /// tree's root); for an inner one, the tight arc from an outer vertex.
     pub(super) label_arc: Vec<Arc>,
+    /// The root (a free vertex) of the tree of each labeled top-level blossom.
+    pub(super) root: Vec<usize>,
     /// For a vertex not in an outer blossom: the least-slack arc to it from an outer vertex.
     /// For a top-level outer blossom: the least-slack arc from it to another outer blossom.
     pub(super) best_arc: Vec<Arc>,
@@ -94,6 +101,10 @@ pub(super) struct Solver<'g, W> {
     pub(super) marked: Vec<bool>,
     /// Scratch: the best arc to each outer blossom while merging lists.
     pub(super) best_to: Vec<Arc>,
+    /// Scratch: the label each vertex had in the trees being dissolved.
+    pub(super) former_label: Vec<Label>,
+    /// The number of free vertices.
+    pub(super) free_count: usize,
     pub(super) stats: Stats,
 }
 
@@ -128,28 +139,46 @@ impl<'g, W: Weight> Solver<'g, W> {
                 .collect(),
             label: vec![Label::Unlabeled; 2 * n],
             label_arc: vec![NONE; 2 * n],
+            root: vec![NONE; 2 * n],
             best_arc: vec![NONE; 2 * n],
             outer_arcs: vec![None; 2 * n],
             unused_ids: (n..2 * n).rev().collect(),
             queue: Vec::new(),
             marked: vec![false; 2 * n],
             best_to: vec![NONE; 2 * n],
+            former_label: vec![Label::Unlabeled; n],
+            free_count: n,
             stats: Stats::default(),
         }
     }
 
-    /// Runs stages until the duals prove the matching optimal.
+    /// Grows the trees, augmenting whenever two meet, until the duals prove the matching
+    /// optimal (δ1) or no vertex is free.
     pub(super) fn run(&mut self) {
-        loop {
-            self.stats.stages += 1;
-            self.begin_stage();
-            if self.queue.is_empty() {
-                break; // no free vertex
+        for v in 0..self.n {
+            self.assign_label(v, Label::Outer, NONE);
+        }
+        while self.free_count > 0 {
+            if let Some(v) = self.queue.pop() {
+                // A vertex of a dissolved tree may wait here, no longer outer.
+                if self.label[self.top[v]] == Label::Outer {
+                    self.scan(v);
+                }
+                continue;
             }
-            if !self.grow() {
-                break;
+            let (delta, step) = self.smallest_delta();
+            self.change_duals(delta);
+            self.stats.dual_changes += 1;
+            match step {
+                Step::Optimal => break,
+                Step::Reach(arc) | Step::Join(arc) => {
+                    self.follow_tight_arc(arc);
+                }
+                Step::Expand(b) => {
+                    self.stats.inner_blossoms_expanded += 1;
+                    self.expand_blossom(b, false);
+                }
             }
-            self.expand_spent_outer_blossoms();
         }
     }
 
@@ -178,47 +207,6 @@ impl<'g, W: Weight> Solver<'g, W> {
         self.base[b] != NONE && self.parent[b] == NONE
     }
 
-    /// A new stage: no labels, every free vertex the root of a tree.
-    fn begin_stage(&mut self) {
-        self.label.fill(Label::Unlabeled);
-        self.label_arc.fill(NONE);
-        self.best_arc.fill(NONE);
-        self.outer_arcs.iter_mut().for_each(|list| *list = None);
-        self.queue.clear();
-        for v in 0..self.n {
-            if self.mate[v] == NONE && self.label[self.top[v]] == Label::Unlabeled {
-                self.assign_label(v, Label::Outer, NONE);
-            }
-        }
-    }
-
-    /// Grows the trees until an augmentation (`true`) or until δ1 proves the matching optimal
-    /// (`false`).
-    fn grow(&mut self) -> bool {
-        loop {
-            while let Some(v) = self.queue.pop() {
-                if self.scan(v) {
-                    return true;
-                }
-            }
-            let (delta, step) = self.smallest_delta();
-            self.change_duals(delta);
-            self.stats.dual_changes += 1;
-            match step {
-                Step::Optimal => return false,
-                Step::Reach(arc) | Step::Join(arc) => {
-                    if self.follow_tight_arc(arc) {
-                        return true;
-                    }
-                }
-                Step::Expand(b) => {
-                    self.stats.inner_blossoms_expanded += 1;
-                    self.expand_blossom(b, false);
-                }
-            }
-        }
-    }
-
     /// Labels the top-level blossom of `w`, reached through `arc` (its head is `w`; `NONE` for
     /// a root). An inner blossom's mate becomes outer at once (its base is matched: free
     /// vertices are roots).
@@ -226,6 +214,11 @@ impl<'g, W: Weight> Solver<'g, W> {
         let b = self.top[w];
         self.label[b] = label;
         self.label_arc[b] = arc;
+        self.root[b] = if arc == NONE {
+            w
+        } else {
+            self.root[self.top[self.graph.tail(arc)]]
+        };
         match label {
             Label::Outer => {
                 self.best_arc[b] = NONE;
@@ -314,7 +307,11 @@ impl<'g, W: Weight> Solver<'g, W> {
                     false
                 }
                 None => {
+                    let roots = [self.root[self.top[v]], self.root[self.top[w]]];
                     self.augment(arc);
+                    self.stats.augmentations += 1;
+                    self.free_count -= 2;
+                    self.dissolve_trees(roots);
                     true
                 }
             },
@@ -393,16 +390,6 @@ impl<'g, W: Weight> Solver<'g, W> {
                     Label::Inner => self.dual[b] = sub(self.dual[b], double),
                     Label::Unlabeled => {}
                 }
-            }
-        }
-    }
-
-    /// After an augmentation: outer blossoms whose dual is zero are no longer needed; expand
-    /// them (recursively) so the next stage starts from the blossoms that carry a dual.
-    fn expand_spent_outer_blossoms(&mut self) {
-        for b in self.n..2 * self.n {
-            if self.is_top_blossom(b) && self.label[b] == Label::Outer && self.dual[b] == W::ZERO {
-                self.expand_blossom(b, true);
             }
         }
     }
