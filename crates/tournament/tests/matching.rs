@@ -625,31 +625,88 @@ fn the_cardinality_bonus_must_fit_too() {
     max_weight_max_cardinality_matching(100, &[(0, 1, u64::MAX / 7)]);
 }
 
-/// The benchmark figure (not a test): complete graphs with random 128-bit weights.
+/// A longer search for rare failures: many more random graphs, small ones against brute
+/// force and medium ones (with few distinct weights, so many blossoms) against their
+/// certificates.
 ///
-/// `CARGO_TARGET_DIR=… cargo test --release -p arbiter-tournament --test matching -- --ignored --nocapture bench`
+/// `cargo test --release -p arbiter-tournament --test matching -- --ignored --nocapture stress`
+#[test]
+#[ignore = "a long stress run: run in release with --ignored"]
+fn stress_many_random_graphs() {
+    let seed = std::env::var("MATCHING_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(12);
+    let mut rng = Rng(seed);
+    let mut stats = Stats::default();
+    for round in 0..200_000u64 {
+        let n = (round % 13) as usize;
+        let max_weight = [1, 4, 10, 1000][rng.below(4) as usize];
+        let edges = random_graph(&mut rng, n, max_weight);
+        let expected = brute_force(n, &edges);
+        assert_eq!(
+            solve_both(n, &edges, &mut stats),
+            expected,
+            "n = {n}, edges = {edges:?}"
+        );
+    }
+    for round in 0..5_000u64 {
+        let n = 10 + (round % 70) as usize;
+        let max_weight = [1, 3, 8, 1 << 30][rng.below(4) as usize];
+        let edges = random_graph(&mut rng, n, max_weight);
+        solve_both(n, &edges, &mut stats);
+    }
+    println!("{stats:?}");
+}
+
+/// The benchmark figure (not a test): complete graphs with random weights, 128 bits wide in
+/// `FixedUint<3>`, and 116 bits wide in `u128` (the most it takes for 1,000 vertices with the
+/// maximum-cardinality bonus).
+///
+/// `cargo test --release -p arbiter-tournament --test matching -- --ignored --nocapture bench`
 #[test]
 #[ignore = "a benchmark: run in release with --ignored --nocapture"]
-fn bench_complete_graphs_with_128_bit_weights() {
+fn bench_complete_graphs() {
     let mut rng = Rng(11);
     for n in [100, 300, 1000] {
-        let mut edges = Vec::with_capacity(n * (n - 1) / 2);
+        let mut pairs = Vec::with_capacity(n * (n - 1) / 2);
         for i in 0..n {
             for j in i + 1..n {
-                let weight = u128::from(rng.next()) << 64 | u128::from(rng.next());
-                edges.push((i, j, U192::from(weight)));
+                pairs.push((i, j, u128::from(rng.next()) << 64 | u128::from(rng.next())));
             }
         }
+        let wide: Vec<(usize, usize, U192)> = pairs
+            .iter()
+            .map(|&(i, j, w)| (i, j, U192::from(w)))
+            .collect();
+        let narrow: Vec<(usize, usize, u128)> =
+            pairs.iter().map(|&(i, j, w)| (i, j, w >> 12)).collect();
+        // Few distinct weights (many ties, many blossoms), like the Dutch system's criteria.
+        let ties: Vec<(usize, usize, u128)> = pairs
+            .iter()
+            .map(|&(i, j, w)| (i, j, (w % 4) << 100))
+            .collect();
         for cardinality in [Cardinality::Any, Cardinality::Maximum] {
-            let start = Instant::now();
-            let solution = solve(n, &edges, cardinality);
-            let seconds = start.elapsed().as_secs_f64();
-            let (pairs, _) = check_matching(n, &edges, &solution.mates);
-            println!(
-                "n = {n:4}, {} edges, {cardinality:?}: {seconds:.3} s, {pairs} pairs, {:?}",
-                edges.len(),
-                solution.stats
-            );
+            bench_one("FixedUint<3>, 128-bit", n, &wide, cardinality);
+            bench_one("u128, 116-bit", n, &narrow, cardinality);
+            bench_one("u128, 4 values", n, &ties, cardinality);
         }
     }
+}
+
+fn bench_one<W: Weight>(
+    name: &str,
+    n: usize,
+    edges: &[(usize, usize, W)],
+    cardinality: Cardinality,
+) {
+    let start = Instant::now();
+    let solution = solve(n, edges, cardinality);
+    let seconds = start.elapsed().as_secs_f64();
+    let (pairs, _) = check_matching(n, edges, &solution.mates);
+    println!(
+        "n = {n:4}, {:6} edges, {name:21} {cardinality:?}: {seconds:7.3} s, {pairs} pairs, {:?}",
+        edges.len(),
+        solution.stats
+    );
 }

@@ -129,7 +129,7 @@ impl<W: Weight> Solver<'_, W> {
 
     /// The new blossom's least-slack arc to each other outer blossom, from its children's
     /// lists where they have one and from all their vertices' arcs where not (Galil's
-    /// O(n²)-per-stage bookkeeping for δ3).
+    /// bookkeeping for δ3).
     fn merge_outer_arcs(&mut self, b: usize) {
         let graph = self.graph;
         let mut reached = Vec::new();
@@ -138,13 +138,21 @@ impl<W: Weight> Solver<'_, W> {
             match self.outer_arcs[child].take() {
                 Some(list) => {
                     for arc in list {
-                        self.offer_outer_arc(b, arc, &mut reached);
+                        let other = self.top[graph.head(arc)];
+                        if other != b && self.label[other] == Label::Outer {
+                            self.offer_outer_arc(other, arc, self.slack(arc), &mut reached);
+                        }
                     }
                 }
                 None => {
                     for leaf in self.leaves(child) {
-                        for &arc in graph.arcs_from(leaf) {
-                            self.offer_outer_arc(b, arc, &mut reached);
+                        let dual_leaf = self.dual[leaf];
+                        for out in graph.arcs_from(leaf) {
+                            let other = self.top[out.head];
+                            if other != b && self.label[other] == Label::Outer {
+                                let slack = self.slack_from(dual_leaf, out);
+                                self.offer_outer_arc(other, out.arc, slack, &mut reached);
+                            }
                         }
                     }
                 }
@@ -153,11 +161,14 @@ impl<W: Weight> Solver<'_, W> {
         }
         self.children[b] = children;
         let mut best = NONE;
+        let mut best_slack = W::ZERO;
         let mut list = Vec::with_capacity(reached.len());
         for other in reached {
             let arc = std::mem::replace(&mut self.best_to[other], NONE);
-            if best == NONE || self.slack(arc) < self.slack(best) {
+            let slack = self.best_to_slack[other];
+            if best == NONE || slack < best_slack {
                 best = arc;
+                best_slack = slack;
             }
             list.push(arc);
         }
@@ -165,21 +176,17 @@ impl<W: Weight> Solver<'_, W> {
         self.outer_arcs[b] = Some(list);
     }
 
-    /// Keeps `arc` (leaving blossom `b`) if it is the least-slack arc so far to its head's
-    /// outer blossom.
+    /// Keeps `arc` (from the new blossom to the outer blossom `other`, with slack `slack`) if
+    /// it is the least-slack arc to `other` so far.
     #[inline]
-    fn offer_outer_arc(&mut self, b: usize, arc: Arc, reached: &mut Vec<usize>) {
-        let other = self.top[self.graph.head(arc)];
-        if other == b || self.label[other] != Label::Outer {
+    fn offer_outer_arc(&mut self, other: usize, arc: Arc, slack: W, reached: &mut Vec<usize>) {
+        if self.best_to[other] == NONE {
+            reached.push(other);
+        } else if slack >= self.best_to_slack[other] {
             return;
         }
-        let current = self.best_to[other];
-        if current == NONE {
-            reached.push(other);
-            self.best_to[other] = arc;
-        } else if self.slack(arc) < self.slack(current) {
-            self.best_to[other] = arc;
-        }
+        self.best_to[other] = arc;
+        self.best_to_slack[other] = slack;
     }
 
     /// Undoes blossom `b`: its children become top-level blossoms. For δ4 on an inner

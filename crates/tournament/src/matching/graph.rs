@@ -6,6 +6,9 @@ use super::weight::{times, Weight};
 /// arc `2k + 1` back.
 pub(super) type Arc = usize;
 
+/// Not an arc (a placeholder).
+const NO_ARC: Arc = usize::MAX;
+
 /// The same edge, the other way.
 #[inline]
 pub(super) fn reverse(arc: Arc) -> Arc {
@@ -28,9 +31,19 @@ pub(super) struct Graph<W> {
     pub(super) doubled_weight: Vec<W>,
     /// The largest (bonus-included) weight: every vertex dual starts there.
     pub(super) max_weight: W,
-    /// `out[out_start[v]..out_start[v + 1]]`: the arcs leaving `v`, in the input's order.
+    /// `out[out_start[v]..out_start[v + 1]]`: the arcs leaving `v`, in the input's order,
+    /// each with its head and weight at hand (scanning reads them in sequence).
     out_start: Vec<usize>,
-    out: Vec<Arc>,
+    out: Vec<Out<W>>,
+}
+
+/// An arc as seen from its tail.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Out<W> {
+    pub(super) arc: Arc,
+    pub(super) head: usize,
+    /// Twice the weight (with the cardinality bonus).
+    pub(super) doubled_weight: W,
 }
 
 impl<W: Weight> Graph<W> {
@@ -70,7 +83,7 @@ impl<W: Weight> Graph<W> {
                 )
             })
         };
-        let doubled_weight = edges
+        let doubled_weight: Vec<W> = edges
             .iter()
             .map(|&(_, _, weight)| {
                 let weight = weight.plus(bonus).expect("checked above");
@@ -83,9 +96,20 @@ impl<W: Weight> Graph<W> {
             out_start[v + 1] = out_start[v] + degree[v];
         }
         let mut next = out_start.clone();
-        let mut out = vec![0; ends.len()];
+        let mut out = vec![
+            Out {
+                arc: NO_ARC,
+                head: 0,
+                doubled_weight: W::ZERO
+            };
+            ends.len()
+        ];
         for (arc, &tail) in ends.iter().enumerate() {
-            out[next[tail]] = arc;
+            out[next[tail]] = Out {
+                arc,
+                head: ends[arc ^ 1],
+                doubled_weight: doubled_weight[edge(arc)],
+            };
             next[tail] += 1;
         }
         Self {
@@ -112,7 +136,7 @@ impl<W: Weight> Graph<W> {
 
     /// The arcs leaving `vertex`.
     #[inline]
-    pub(super) fn arcs_from(&self, vertex: usize) -> &[Arc] {
+    pub(super) fn arcs_from(&self, vertex: usize) -> &[Out<W>] {
         &self.out[self.out_start[vertex]..self.out_start[vertex + 1]]
     }
 }

@@ -29,14 +29,18 @@
 //! # The algorithm
 //!
 //! The primal-dual method of Edmonds (1965) in the O(n³) form described by Galil ("Efficient
-//! algorithms for finding maximum matching in graphs", ACM Computing Surveys 18, 1986): at
-//! most n/2 + 1 stages, each growing alternating trees from the free vertices along tight
-//! edges, shrinking odd cycles into blossoms, and changing the duals by the largest amount
-//! that keeps them feasible, until it finds an augmenting path or the duals prove the
-//! matching optimal. A stage costs O(m + n²) (each vertex's edges are scanned once; each dual
-//! change costs O(n) thanks to the least-slack edge kept per vertex and per outer blossom).
-//! The files: `solver` has the stages and dual changes, `blossom` the shrinking and
-//! expanding, `augment` the augmentation, `graph` the input as arcs, `certificate` the proof.
+//! algorithms for finding maximum matching in graphs", ACM Computing Surveys 18, 1986):
+//! alternating trees grow from the free vertices along tight edges, odd cycles shrink into
+//! blossoms, and the duals change by the largest amount that keeps them feasible, until two
+//! trees meet (an augmentation: at most n/2 of them) or the duals prove the matching optimal.
+//! Between two augmentations the work is O(m + n²): each vertex's edges are scanned once, and
+//! each dual change costs O(n) thanks to the least-slack edge kept per vertex and per outer
+//! blossom. Unlike Galil's stages, an augmentation dissolves only the two trees it joined;
+//! the others keep growing, which makes dense graphs much faster (see BENCHMARKS.md).
+//!
+//! The files: `solver` has the trees and dual changes, `blossom` the shrinking and
+//! expanding, `augment` the augmentation, `repair` what an augmentation leaves stale,
+//! `graph` the input as arcs, `certificate` the proof, `weight` and `fixed_uint` the numbers.
 //!
 //! # Determinism and ties
 //!

@@ -85,12 +85,13 @@ impl<W: Weight> Solver<'_, W> {
     fn best_arc_into(&self, v: usize) -> Arc {
         let graph = self.graph;
         let mut best = (NONE, W::ZERO);
-        for &arc in graph.arcs_from(v) {
-            let other = self.top[graph.head(arc)];
+        let dual_v = self.dual[v];
+        for out in graph.arcs_from(v) {
+            let other = self.top[out.head];
             if other != self.top[v] && self.label[other] == Label::Outer {
-                let slack = self.slack(arc);
+                let slack = self.slack_from(dual_v, out);
                 if best.0 == NONE || slack < best.1 {
-                    best = (reverse(arc), slack);
+                    best = (reverse(out.arc), slack);
                 }
             }
         }
@@ -102,12 +103,13 @@ impl<W: Weight> Solver<'_, W> {
         let graph = self.graph;
         let mut best = (NONE, W::ZERO);
         for leaf in self.leaves(b) {
-            for &arc in graph.arcs_from(leaf) {
-                let other = self.top[graph.head(arc)];
+            let dual_leaf = self.dual[leaf];
+            for out in graph.arcs_from(leaf) {
+                let other = self.top[out.head];
                 if other != b && self.label[other] == Label::Outer {
-                    let slack = self.slack(arc);
+                    let slack = self.slack_from(dual_leaf, out);
                     if best.0 == NONE || slack < best.1 {
-                        best = (arc, slack);
+                        best = (out.arc, slack);
                     }
                 }
             }

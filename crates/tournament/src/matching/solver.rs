@@ -18,7 +18,7 @@
 //! outer blossoms gain 2δ and inner ones lose 2δ. The slack of an edge between two different
 //! top-level blossoms is `u_i + u_j − 2 w_ij` (no blossom contains both ends).
 
-use super::graph::{edge, Arc, Graph};
+use super::graph::{edge, Arc, Graph, Out};
 use super::weight::Weight;
 
 /// "No vertex, blossom or arc".
@@ -90,8 +90,10 @@ pub(super) struct Solver<'g, W> {
     /// For a vertex not in an outer blossom: the least-slack arc to it from an outer vertex.
     /// For a top-level outer blossom: the least-slack arc from it to another outer blossom.
     pub(super) best_arc: Vec<Arc>,
-    /// For an outer blossom formed in this stage: for each other outer blossom, the
-    /// least-slack arc to it (Galil's lists, which keep δ3 at O(n) per step).
+    /// For an outer blossom formed in its current tree: for each other outer blossom, the
+    /// least-slack arc to it when it was formed (Galil's lists, which make merging the
+    /// children's arcs cost O(n) per child instead of their vertices' degrees). `None`: use
+    /// the vertices' arcs.
     pub(super) outer_arcs: Vec<Option<Vec<Arc>>>,
     /// Blossom ids not in use.
     pub(super) unused_ids: Vec<usize>,
@@ -99,8 +101,9 @@ pub(super) struct Solver<'g, W> {
     pub(super) queue: Vec<usize>,
     /// Scratch: blossoms marked while looking for a common ancestor.
     pub(super) marked: Vec<bool>,
-    /// Scratch: the best arc to each outer blossom while merging lists.
+    /// Scratch: the best arc to each outer blossom while merging lists, and its slack.
     pub(super) best_to: Vec<Arc>,
+    pub(super) best_to_slack: Vec<W>,
     /// Scratch: the label each vertex had in the trees being dissolved.
     pub(super) former_label: Vec<Label>,
     /// The number of free vertices.
@@ -146,6 +149,7 @@ impl<'g, W: Weight> Solver<'g, W> {
             queue: Vec::new(),
             marked: vec![false; 2 * n],
             best_to: vec![NONE; 2 * n],
+            best_to_slack: vec![W::ZERO; 2 * n],
             former_label: vec![Label::Unlabeled; n],
             free_count: n,
             stats: Stats::default(),
@@ -191,7 +195,6 @@ impl<'g, W: Weight> Solver<'g, W> {
     }
 
     /// `u_i + u_j − 2w` for an edge between two different top-level blossoms.
-    #[inline]
     pub(super) fn slack(&self, arc: Arc) -> W {
         let e = edge(arc);
         let (i, j) = (self.graph.tail(2 * e), self.graph.tail(2 * e + 1));
@@ -199,6 +202,13 @@ impl<'g, W: Weight> Solver<'g, W> {
             add(self.dual[i], self.dual[j]),
             self.graph.doubled_weight[e],
         )
+    }
+
+    /// The slack of an arc seen from its tail, whose dual is `tail_dual` (as [`Self::slack`],
+    /// reading the head and weight in sequence).
+    #[inline]
+    pub(super) fn slack_from(&self, tail_dual: W, out: &Out<W>) -> W {
+        sub(add(tail_dual, self.dual[out.head]), out.doubled_weight)
     }
 
     /// Whether `b` is a non-trivial blossom at the top level.
@@ -241,15 +251,16 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// Scans the arcs leaving the outer vertex `v`; `true` if the matching was augmented.
     fn scan(&mut self, v: usize) -> bool {
         let graph = self.graph;
-        for &arc in graph.arcs_from(v) {
-            let w = graph.head(arc);
+        let dual_v = self.dual[v];
+        for out in graph.arcs_from(v) {
+            let (arc, w) = (out.arc, out.head);
             let (bv, bw) = (self.top[v], self.top[w]);
             if bv == bw {
                 continue;
             }
             match self.label[bw] {
                 Label::Outer => {
-                    let slack = self.slack(arc);
+                    let slack = self.slack_from(dual_v, out);
                     if slack == W::ZERO {
                         if self.follow_tight_arc(arc) {
                             return true;
@@ -259,7 +270,7 @@ impl<'g, W: Weight> Solver<'g, W> {
                     }
                 }
                 Label::Unlabeled => {
-                    let slack = self.slack(arc);
+                    let slack = self.slack_from(dual_v, out);
                     if slack == W::ZERO {
                         self.assign_label(w, Label::Inner, arc);
                     } else if self.improves(self.best_arc[w], slack) {
@@ -267,11 +278,12 @@ impl<'g, W: Weight> Solver<'g, W> {
                     }
                 }
                 Label::Inner => {
-                    // Only a non-trivial inner blossom can be expanded and leave `w`
-                    // unlabeled again in this stage; remember the best arc to `w` for then
-                    // (a tight one relabels `w`'s sub-blossom at the expansion).
+                    // A non-trivial inner blossom can be expanded (δ4) and leave `w`
+                    // unlabeled; remember the best arc to `w` for then (a tight one relabels
+                    // `w`'s sub-blossom at the expansion). A trivial one becomes unlabeled
+                    // only when its tree dissolves, and `repair` looks again then.
                     if bw >= self.n {
-                        let slack = self.slack(arc);
+                        let slack = self.slack_from(dual_v, out);
                         if self.improves(self.best_arc[w], slack) {
                             self.best_arc[w] = arc;
                         }
