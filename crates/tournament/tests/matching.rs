@@ -681,15 +681,31 @@ fn bench_complete_graphs() {
             .collect();
         let narrow: Vec<(usize, usize, u128)> =
             pairs.iter().map(|&(i, j, w)| (i, j, w >> 12)).collect();
-        // Few distinct weights (many ties, many blossoms), like the Dutch system's criteria.
+        // Few distinct weights (many ties), like the Dutch system's criteria.
         let ties: Vec<(usize, usize, u128)> = pairs
             .iter()
             .map(|&(i, j, w)| (i, j, (w % 4) << 100))
             .collect();
+        // Structured weights from a random score a_i in 0..1000 per vertex: pairing near
+        // scores (like score groups), far scores (large alternating trees), or the sum (every
+        // perfect matching ties: many blossoms).
+        let score: Vec<u128> = (0..n).map(|_| u128::from(rng.next() % 1000)).collect();
+        let structured = |weight: &dyn Fn(u128, u128) -> u128| -> Vec<(usize, usize, u128)> {
+            pairs
+                .iter()
+                .map(|&(i, j, _)| (i, j, weight(score[i], score[j]) << 100))
+                .collect()
+        };
+        let near = structured(&|a, b| 1000 - a.abs_diff(b));
+        let far = structured(&|a, b| a.abs_diff(b));
+        let sum = structured(&|a, b| a + b);
         for cardinality in [Cardinality::Any, Cardinality::Maximum] {
             bench_one("FixedUint<3>, 128-bit", n, &wide, cardinality);
             bench_one("u128, 116-bit", n, &narrow, cardinality);
             bench_one("u128, 4 values", n, &ties, cardinality);
+            bench_one("u128, near scores", n, &near, cardinality);
+            bench_one("u128, far scores", n, &far, cardinality);
+            bench_one("u128, score sums", n, &sum, cardinality);
         }
     }
 }
