@@ -39,7 +39,7 @@ else
 fi
 cargo test --workspace --profile ci "${extra[@]}"
 
-bin="$root/target/ci/arbiter"
+bin="${CARGO_TARGET_DIR:-$root/target}/ci/arbiter"
 # arbiter, and arbiter-uci (our engine as an external UCI program, for the e2e engine test)
 cargo build --profile ci -p arbiter -p arbiter-server --bins
 
