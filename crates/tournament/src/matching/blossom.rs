@@ -6,6 +6,7 @@
 //! the base is matched; around the cycle the arcs alternate unmatched, matched, …, unmatched.
 
 use super::graph::{reverse, Arc};
+use super::least_slack::Best;
 use super::solver::{Label, Solver, NONE};
 use super::weight::Weight;
 
@@ -157,7 +158,7 @@ impl<W: Weight> Solver<'_, W> {
                     }
                 }
             }
-            self.best_arc[child] = NONE;
+            self.best[child] = Best::NONE;
         }
         self.children[b] = children;
         let mut best = NONE;
@@ -172,7 +173,11 @@ impl<W: Weight> Solver<'_, W> {
             }
             list.push(arc);
         }
-        self.best_arc[b] = best;
+        self.best[b] = Best {
+            arc: best,
+            slack: best_slack,
+            stale: false,
+        };
         self.outer_arcs[b] = Some(list);
     }
 
@@ -218,7 +223,7 @@ impl<W: Weight> Solver<'_, W> {
         self.label[b] = Label::Unlabeled;
         self.label_arc[b] = NONE;
         self.base[b] = NONE;
-        self.best_arc[b] = NONE;
+        self.best[b] = Best::NONE;
         self.outer_arcs[b] = None;
         self.dual[b] = W::ZERO;
         self.unused_ids.push(b);
@@ -273,9 +278,12 @@ impl<W: Weight> Solver<'_, W> {
                 continue; // labeled outer as the mate of an earlier one
             }
             for leaf in self.leaves(child) {
-                let arc = self.best_arc[leaf];
-                if arc != NONE && self.slack(arc) == W::ZERO {
-                    self.assign_label(leaf, Label::Inner, arc);
+                if self.best[leaf].stale {
+                    self.refresh(leaf);
+                }
+                let best = self.best[leaf];
+                if best.is_some() && best.slack == W::ZERO {
+                    self.assign_label(leaf, Label::Inner, best.arc);
                     break;
                 }
             }

@@ -67,6 +67,7 @@ mod blossom;
 mod certificate;
 mod fixed_uint;
 mod graph;
+mod least_slack;
 mod repair;
 mod solver;
 mod weight;

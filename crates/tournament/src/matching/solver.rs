@@ -19,6 +19,7 @@
 //! top-level blossoms is `u_i + u_j − 2 w_ij` (no blossom contains both ends).
 
 use super::graph::{edge, Arc, Graph, Out};
+use super::least_slack::Best;
 use super::weight::Weight;
 
 /// "No vertex, blossom or arc".
@@ -89,7 +90,7 @@ pub(super) struct Solver<'g, W> {
     pub(super) root: Vec<usize>,
     /// For a vertex not in an outer blossom: the least-slack arc to it from an outer vertex.
     /// For a top-level outer blossom: the least-slack arc from it to another outer blossom.
-    pub(super) best_arc: Vec<Arc>,
+    pub(super) best: Vec<Best<W>>,
     /// For an outer blossom formed in its current tree: for each other outer blossom, the
     /// least-slack arc to it when it was formed (Galil's lists, which make merging the
     /// children's arcs cost O(n) per child instead of their vertices' degrees). `None`: use
@@ -143,7 +144,7 @@ impl<'g, W: Weight> Solver<'g, W> {
             label: vec![Label::Unlabeled; 2 * n],
             label_arc: vec![NONE; 2 * n],
             root: vec![NONE; 2 * n],
-            best_arc: vec![NONE; 2 * n],
+            best: vec![Best::NONE; 2 * n],
             outer_arcs: vec![None; 2 * n],
             unused_ids: (n..2 * n).rev().collect(),
             queue: Vec::new(),
@@ -231,7 +232,7 @@ impl<'g, W: Weight> Solver<'g, W> {
         };
         match label {
             Label::Outer => {
-                self.best_arc[b] = NONE;
+                self.best[b] = Best::NONE;
                 if b < self.n {
                     self.queue.push(b);
                 } else {
@@ -265,16 +266,16 @@ impl<'g, W: Weight> Solver<'g, W> {
                         if self.follow_tight_arc(arc) {
                             return true;
                         }
-                    } else if self.improves(self.best_arc[bv], slack) {
-                        self.best_arc[bv] = arc;
+                    } else {
+                        self.best[bv].offer(arc, slack);
                     }
                 }
                 Label::Unlabeled => {
                     let slack = self.slack_from(dual_v, out);
                     if slack == W::ZERO {
                         self.assign_label(w, Label::Inner, arc);
-                    } else if self.improves(self.best_arc[w], slack) {
-                        self.best_arc[w] = arc;
+                    } else {
+                        self.best[w].offer(arc, slack);
                     }
                 }
                 Label::Inner => {
@@ -284,20 +285,12 @@ impl<'g, W: Weight> Solver<'g, W> {
                     // only when its tree dissolves, and `repair` looks again then.
                     if bw >= self.n {
                         let slack = self.slack_from(dual_v, out);
-                        if self.improves(self.best_arc[w], slack) {
-                            self.best_arc[w] = arc;
-                        }
+                        self.best[w].offer(arc, slack);
                     }
                 }
             }
         }
         false
-    }
-
-    /// Whether an arc of slack `slack` beats `current` (strictly: the first best arc stays).
-    #[inline]
-    fn improves(&self, current: Arc, slack: W) -> bool {
-        current == NONE || slack < self.slack(current)
     }
 
     /// Follows a tight arc from an outer vertex; `true` if the matching was augmented.
@@ -333,7 +326,20 @@ impl<'g, W: Weight> Solver<'g, W> {
 
     /// The largest feasible dual change and what it makes possible (ties go to the earlier of
     /// δ1, δ2, δ3, δ4 and, within one, to the first found).
-    fn smallest_delta(&self) -> (W, Step) {
+    fn smallest_delta(&mut self) -> (W, Step) {
+        self.debug_check_least_slacks();
+        loop {
+            let (delta, step, slot) = self.least_bound();
+            match slot {
+                // A stale bound is the least: find that slot's arc again, and look again.
+                Some(b) if self.best[b].stale => self.refresh(b),
+                _ => return (delta, step),
+            }
+        }
+    }
+
+    /// The least of the four bounds, and the least-slack slot it came from (δ2, δ3).
+    fn least_bound(&self) -> (W, Step, Option<usize>) {
         // δ1: the smallest vertex dual (the free vertices' one; none may go negative).
         let mut delta = self.dual[..self.n]
             .iter()
@@ -341,32 +347,23 @@ impl<'g, W: Weight> Solver<'g, W> {
             .min()
             .expect("the graph has vertices");
         let mut step = Step::Optimal;
+        let mut slot = None;
         // δ2: the least slack of an arc from an outer vertex to an unlabeled blossom.
         for v in 0..self.n {
-            let arc = self.best_arc[v];
-            if arc != NONE && self.label[self.top[v]] == Label::Unlabeled {
-                let slack = self.slack(arc);
-                if slack < delta {
-                    delta = slack;
-                    step = Step::Reach(arc);
-                }
+            let best = self.best[v];
+            if best.is_some() && self.label[self.top[v]] == Label::Unlabeled && best.slack < delta {
+                delta = best.slack;
+                step = Step::Reach(best.arc);
+                slot = Some(v);
             }
         }
         // δ3: half the least slack between two outer blossoms (even: both ends moved alike).
         for b in 0..2 * self.n {
-            let top_level = if b < self.n {
-                self.top[b] == b
-            } else {
-                self.is_top_blossom(b)
-            };
-            let arc = self.best_arc[b];
-            if top_level && arc != NONE && self.label[b] == Label::Outer {
-                let slack = self.slack(arc);
-                debug_assert!(slack.half().plus(slack.half()) == Some(slack), "odd slack");
-                if slack.half() < delta {
-                    delta = slack.half();
-                    step = Step::Join(arc);
-                }
+            let best = self.best[b];
+            if best.is_some() && self.is_outer_top(b) && best.slack.half() < delta {
+                delta = best.slack.half();
+                step = Step::Join(best.arc);
+                slot = Some(b);
             }
         }
         // δ4: half the dual of an inner blossom.
@@ -377,9 +374,17 @@ impl<'g, W: Weight> Solver<'g, W> {
             {
                 delta = self.dual[b].half();
                 step = Step::Expand(b);
+                slot = None;
             }
         }
-        (delta, step)
+        if let (Step::Join(_), Some(b)) = (&step, slot) {
+            let slack = self.best[b].slack;
+            debug_assert!(
+                self.best[b].stale || slack.half().plus(slack.half()) == Some(slack),
+                "odd slack between outer blossoms"
+            );
+        }
+        (delta, step, slot)
     }
 
     /// Outer vertices lose δ, inner ones gain δ; outer blossoms gain 2δ, inner ones lose 2δ.
@@ -387,6 +392,7 @@ impl<'g, W: Weight> Solver<'g, W> {
         if delta == W::ZERO {
             return;
         }
+        self.age_least_slacks(delta);
         for v in 0..self.n {
             match self.label[self.top[v]] {
                 Label::Outer => self.dual[v] = sub(self.dual[v], delta),
