@@ -10,10 +10,7 @@ use arbiter_tournament::model::StartNo;
 fn text(boards: &[BergerBoard]) -> String {
     boards
         .iter()
-        .map(|b| match b {
-            BergerBoard::Game(w, b) => format!("{w}-{b}"),
-            BergerBoard::Bye(p) => format!("{p}-bye"),
-        })
+        .map(BergerBoard::to_string)
         .collect::<Vec<_>>()
         .join(" ")
 }

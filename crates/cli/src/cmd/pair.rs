@@ -43,13 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let width = rounds.len().to_string().len();
     for (r, boards) in rounds.iter().enumerate() {
-        let boards: Vec<String> = boards
-            .iter()
-            .map(|b| match *b {
-                BergerBoard::Game(white, black) => format!("{white}-{black}"),
-                BergerBoard::Bye(player) => format!("{player}-bye"),
-            })
-            .collect();
+        let boards: Vec<String> = boards.iter().map(BergerBoard::to_string).collect();
         println!("Round {:>width$}: {}", r + 1, boards.join("  "));
     }
     Ok(ExitCode::SUCCESS)

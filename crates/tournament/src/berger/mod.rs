@@ -19,6 +19,16 @@ pub enum BergerBoard {
     Bye(StartNo),
 }
 
+impl std::fmt::Display for BergerBoard {
+    /// As the Handbook prints a board: `1-4` (White first), or `5-bye`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BergerBoard::Game(white, black) => write!(f, "{white}-{black}"),
+            BergerBoard::Bye(player) => write!(f, "{player}-bye"),
+        }
+    }
+}
+
 /// Single or double round robin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cycles {
@@ -106,10 +116,7 @@ mod tests {
     fn text(boards: &[BergerBoard]) -> String {
         boards
             .iter()
-            .map(|b| match b {
-                BergerBoard::Game(w, b) => format!("{w}-{b}"),
-                BergerBoard::Bye(p) => format!("{p}-bye"),
-            })
+            .map(BergerBoard::to_string)
             .collect::<Vec<_>>()
             .join(" ")
     }
