@@ -50,9 +50,19 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader went away (`arbiter pair --berger 20 | head`): nothing more to say.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("arbiter: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `e` comes from writing to a pipe whose reader has closed it.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -4,6 +4,7 @@
 use anyhow::{bail, Result};
 use arbiter_tournament::berger::{self, BergerBoard, Cycles};
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Arguments of `arbiter pair`.
@@ -33,18 +34,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cycles::Single
     };
     let rounds = berger::rounds(args.berger, cycles);
+    let mut out = std::io::stdout().lock();
     if args.json {
         let json: Vec<Vec<[u32; 2]>> = rounds
             .iter()
             .map(|boards| boards.iter().map(|b| pair(*b)).collect())
             .collect();
-        println!("{}", serde_json::to_string(&json)?);
+        writeln!(out, "{}", serde_json::to_string(&json)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let width = rounds.len().to_string().len();
     for (r, boards) in rounds.iter().enumerate() {
         let boards: Vec<String> = boards.iter().map(BergerBoard::to_string).collect();
-        println!("Round {:>width$}: {}", r + 1, boards.join("  "));
+        writeln!(out, "Round {:>width$}: {}", r + 1, boards.join("  "))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ use arbiter_tournament::model::Tournament;
 use arbiter_tournament::tiebreak::{standings, Rules, Standings, StandingsConfig, TieBreak};
 use arbiter_tournament::trf::{self, Severity};
 use clap::Parser;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Arguments of `arbiter standings`.
@@ -40,10 +41,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..StandingsConfig::default()
     };
     let table = standings(&tournament, &config);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string(&json(&table))?);
+        writeln!(out, "{}", serde_json::to_string(&json(&table))?)?;
     } else {
-        print!("{}", text(&tournament, &table));
+        write!(out, "{}", text(&tournament, &table))?;
     }
     Ok(ExitCode::SUCCESS)
 }
