@@ -5,7 +5,7 @@
 //!   options, `isready`/`readyok`, `go` until `bestmove` with a stop deadline and a hard
 //!   timeout. The match runner `arbiter-match` uses it directly.
 //! - [`UciPlayer`]: a computer opponent for a hosted [`Game`], parallel to
-//!   [`EnginePlayer`](crate::play::EnginePlayer): it sends the game's moves and clock,
+//!   the built-in `play::EnginePlayer`: it sends the game's moves and clock,
 //!   honours a stop flag, and returns only a move that is legal in the game's position.
 //!
 //! The program is started directly (no shell) with its standard input and output piped and
@@ -32,7 +32,7 @@
 //! assert!(game.position().is_legal(m));
 //! ```
 
-use crate::play::clock_state;
+use crate::clock::{clock_for, clock_state};
 use crate::Score;
 use arbiter_game::{Game, Millis, TimeControl};
 use arbiter_rules::{CastlingMode, Color, Move, Position};
@@ -562,7 +562,7 @@ pub struct GoPlan {
 
 /// A computer opponent that is an external UCI engine.
 ///
-/// Parallel to [`EnginePlayer`](crate::play::EnginePlayer): the host runs
+/// Parallel to the built-in `play::EnginePlayer`: the host runs
 /// [`UciPlayer::choose`] on a blocking thread and plays the move it returns with the clock
 /// reading of that moment. The engine keeps running between moves; use one player per game
 /// (or call [`UciPlayer::new_game`] between games).
@@ -688,7 +688,7 @@ impl UciPlayer {
         let other = !turn;
         let tc = game.time_control();
         let other_remaining = game.remaining_ms(other, now).unwrap_or(0);
-        let theirs = crate::play::clock_for(tc, other_remaining, game.moves_made(other), 0);
+        let theirs = clock_for(tc, other_remaining, game.moves_made(other), 0);
         let own_time = ms(own.remaining.saturating_sub(self.overhead)).max(1);
         let own_inc = ms(own.increment + own.delay);
         let (their_time, their_inc) = theirs.map_or((other_remaining, 0), |c| {

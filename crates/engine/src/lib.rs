@@ -19,6 +19,7 @@
 //! ```
 
 pub mod bench;
+pub mod clock;
 pub mod eval;
 pub mod external;
 pub mod movepick;
