@@ -2,7 +2,7 @@
 //! the blossoms it crosses (Galil 1986, §2: a blossom is entered at any vertex and left at its
 //! base, so the path inside it is re-routed by making that vertex the base).
 
-use super::graph::{reverse, Arc};
+use super::graph::{reverse, Arc, CycleWalk};
 use super::solver::{Solver, NONE};
 use super::weight::Weight;
 
@@ -56,25 +56,14 @@ impl<W: Weight> Solver<'_, W> {
             .position(|&c| c == child)
             .expect("child of b");
         if start != 0 {
-            let forwards = start % 2 == 1;
-            let step = |position: usize| {
-                if forwards {
-                    (position + 1) % len
-                } else {
-                    (position + len - 1) % len
-                }
-            };
+            let walk = CycleWalk::toward_base(start, len);
             let mut position = start;
             loop {
                 // The matched edge to the next child becomes unmatched, and the unmatched
                 // edge after it matched.
-                let next = step(position);
-                let after = step(next);
-                let arc = if forwards {
-                    self.cycle[b][next]
-                } else {
-                    reverse(self.cycle[b][(next + len - 1) % len])
-                };
+                let next = walk.step(position);
+                let after = walk.step(next);
+                let arc = walk.arc_onwards(&self.cycle[b], next);
                 let (x, y) = (graph.tail(arc), graph.head(arc));
                 let (next_child, after_child) = (self.children[b][next], self.children[b][after]);
                 if next_child >= self.n {

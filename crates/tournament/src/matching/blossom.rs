@@ -5,7 +5,7 @@
 //! base, and the arcs joining each sub-blossom to the next. Inside a blossom every vertex but
 //! the base is matched; around the cycle the arcs alternate unmatched, matched, …, unmatched.
 
-use super::graph::{reverse, Arc};
+use super::graph::{reverse, Arc, CycleWalk};
 use super::least_slack::Best;
 use super::solver::{Label, Solver, NONE};
 use super::weight::Weight;
@@ -239,31 +239,16 @@ impl<W: Weight> Solver<'_, W> {
             .iter()
             .position(|&child| child == entry)
             .expect("entry child");
-        // The path to the base child (index 0) must have even length: go forwards from an odd
-        // position, backwards from an even one.
-        let forwards = start % 2 == 1;
-        let step = |position: usize| {
-            if forwards {
-                (position + 1) % len
-            } else {
-                (position + len - 1) % len
-            }
-        };
-        let arc_onwards = |position: usize| {
-            if forwards {
-                cycle[position]
-            } else {
-                reverse(cycle[(position + len - 1) % len])
-            }
-        };
+        // The path to the base child (index 0) must have even length.
+        let walk = CycleWalk::toward_base(start, len);
         let mut arc = self.label_arc[b];
         let mut position = start;
         while position != 0 {
             // Inner, and its mate (the next child) outer; then the unmatched arc onwards.
             self.assign_label(graph.head(arc), Label::Inner, arc);
-            let outer = step(position);
-            arc = arc_onwards(outer);
-            position = step(outer);
+            let outer = walk.step(position);
+            arc = walk.arc_onwards(cycle, outer);
+            position = walk.step(outer);
         }
         // The base child: inner, its mate (outside b) is outer already.
         self.label[children[0]] = Label::Inner;
@@ -271,7 +256,11 @@ impl<W: Weight> Solver<'_, W> {
         self.root[children[0]] = self.root[self.top[graph.tail(arc)]];
         // The children off the path are unlabeled, unless an outer vertex reaches one of
         // their vertices through a tight arc (recorded by `scan` while they were inside b).
-        let off_path = if forwards { 1..start } else { start + 1..len };
+        let off_path = if walk.forwards() {
+            1..start
+        } else {
+            start + 1..len
+        };
         for position in off_path {
             let child = children[position];
             if self.label[child] != Label::Unlabeled {

@@ -15,6 +15,48 @@ pub(super) fn reverse(arc: Arc) -> Arc {
     arc ^ 1
 }
 
+/// A walk round a blossom's odd cycle from the child at `start` to its base (position 0),
+/// along the side of even length: forwards from an odd position, backwards from an even one.
+/// `cycle[p]` is the arc from child `p` to child `p + 1`.
+#[derive(Clone, Copy)]
+pub(super) struct CycleWalk {
+    len: usize,
+    forwards: bool,
+}
+
+impl CycleWalk {
+    /// The walk from `start` in a cycle of `len` children.
+    pub(super) fn toward_base(start: usize, len: usize) -> Self {
+        CycleWalk {
+            len,
+            forwards: start % 2 == 1,
+        }
+    }
+
+    /// Whether the walk goes forwards (towards higher positions).
+    pub(super) fn forwards(self) -> bool {
+        self.forwards
+    }
+
+    /// The position after `position`.
+    pub(super) fn step(self, position: usize) -> usize {
+        if self.forwards {
+            (position + 1) % self.len
+        } else {
+            (position + self.len - 1) % self.len
+        }
+    }
+
+    /// The arc from the child at `position` to the next child of the walk.
+    pub(super) fn arc_onwards(self, cycle: &[Arc], position: usize) -> Arc {
+        if self.forwards {
+            cycle[position]
+        } else {
+            reverse(cycle[(position + self.len - 1) % self.len])
+        }
+    }
+}
+
 /// The edge of an arc.
 #[inline]
 pub(super) fn edge(arc: Arc) -> usize {
