@@ -21,6 +21,7 @@
 //! ```
 
 pub mod berger;
+pub mod dutch;
 pub mod matching;
 pub mod model;
 pub mod tiebreak;
