@@ -1,8 +1,8 @@
-// The top bar: the brand, the leaderboard, who is logged in (or the way to log in), and the
+// The top bar: the brand, the tournaments and the leaderboard, who is logged in (or the way to log in), and the
 // language switch.
 
 import { h } from './dom';
-import { LANGS, LANG_NAMES, setLang, lang, t, pt, type Lang } from './i18n';
+import { LANGS, LANG_NAMES, setLang, lang, t, pt, tt, type Lang } from './i18n';
 import { navigate, profilePath, spaLink } from './router';
 import { currentUser, logOut } from './session';
 
@@ -52,7 +52,12 @@ export function header(onLangChange: () => void): HTMLElement {
     { class: 'top' },
     link('/', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '♞'), d.title),
     h('span', { class: 'tagline' }, d.tagline),
-    h('nav', { class: 'nav', 'aria-label': p.leaderboard }, link('/leaderboard', { 'data-testid': 'leaderboard-link' }, p.leaderboard)),
+    h(
+      'nav',
+      { class: 'nav', 'aria-label': tt().sections },
+      link('/tournaments', { 'data-testid': 'tournaments-link' }, tt().tournaments),
+      link('/leaderboard', { 'data-testid': 'leaderboard-link' }, p.leaderboard),
+    ),
     user,
     h('label', { class: 'lang', for: 'lang' }, h('span', { class: 'lang-label' }, d.language), sel),
   );

@@ -2,6 +2,7 @@
 // (seed 003, right to left). Piece letters follow Appendix C.3 of the Laws.
 
 import { PLAYERS_DICTS, type PlayersDict } from './i18n-players';
+import { TOURNAMENTS_DICTS, type TournamentsDict } from './i18n-tournaments';
 
 export type Lang = 'en' | 'cs' | 'sk' | 'fa';
 export const LANGS: Lang[] = ['en', 'cs', 'sk', 'fa'];
@@ -757,6 +758,11 @@ export function pt(): PlayersDict {
   return PLAYERS_DICTS[current];
 }
 
+/** The words of tournaments (i18n-tournaments.ts). */
+export function tt(): TournamentsDict {
+  return TOURNAMENTS_DICTS[current];
+}
+
 /** Fills `{name}` placeholders. */
 export function fmt(s: string, args: Record<string, string>): string {
   return s.replace(/\{(\w+)\}/g, (_, k: string) => args[k] ?? '');
@@ -880,7 +886,7 @@ export function verdictText(v: Verdict): string {
 /** A server error in the user's language: a known code, with the server's details where they
  * say more (a time control or FEN that cannot be read). */
 export function errorText(code: string, message: string, args: Record<string, string> = {}): string {
-  const known = t().errors[code] ?? pt().errors[code];
+  const known = t().errors[code] ?? pt().errors[code] ?? tt().errors[code];
   if (!known) return message || code;
   return known.endsWith(':') ? `${known} ${message}` : fmt(known, args);
 }

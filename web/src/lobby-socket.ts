@@ -1,6 +1,7 @@
 // The lobby's WebSocket (`/api/lobby/ws`): every message goes to one handler; a lost
 // connection comes back by itself (the server starts again with a whole `lobby` message, and
-// keeps a player's seeks and pool place for 30 s meanwhile).
+// keeps a player's seeks and pool place for 30 s meanwhile). A tournament's socket works the same
+// way: `path` says which (a function, so that a reconnection can say what it has seen).
 
 export class LobbySocket {
   private ws: WebSocket | null = null;
@@ -12,6 +13,7 @@ export class LobbySocket {
   constructor(
     private onMessage: (msg: Record<string, unknown>) => void,
     private onStatus: (connected: boolean) => void = () => {},
+    private path: () => string = () => '/api/lobby/ws',
   ) {
     this.open();
   }
@@ -19,7 +21,7 @@ export class LobbySocket {
   private open(): void {
     if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/lobby/ws`);
+    const ws = new WebSocket(`${proto}//${location.host}${this.path()}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;

@@ -14,6 +14,10 @@ import { renderAuth } from './auth-pages';
 import { renderAccount } from './account';
 import { renderProfile } from './profile';
 import { renderLeaderboard } from './leaderboard';
+import { renderTournamentList } from './tournament-list';
+import { renderTournamentCreate } from './tournament-create';
+import { renderTournament } from './tournament-page';
+import { keepWatchFor } from './tournament-watch';
 import { header } from './header';
 import { liveRegion } from './feedback';
 import { loadSession, onSessionChange } from './session';
@@ -28,6 +32,7 @@ function render(): void {
   app.replaceChildren(header(render), main);
   liveRegion();
   const route = currentRoute();
+  keepWatchFor(route);
   document.title = t().title;
   switch (route.page) {
     case 'game':
@@ -45,6 +50,15 @@ function render(): void {
       break;
     case 'leaderboard':
       cleanup = renderLeaderboard(main, route.params);
+      break;
+    case 'tournaments':
+      cleanup = renderTournamentList(main);
+      break;
+    case 'tournament-new':
+      cleanup = renderTournamentCreate(main);
+      break;
+    case 'tournament':
+      cleanup = renderTournament(main, route.id);
       break;
     default:
       cleanup = renderLobby(main, route.params);

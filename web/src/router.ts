@@ -1,5 +1,7 @@
 // The pages: the lobby at `/`, a game at `/game/{id}`, `/signup`, `/login`, `/account`, a
-// profile at `/@/{name}` and `/leaderboard` (the server sends the page for these paths).
+// profile at `/@/{name}`, `/leaderboard`, the tournaments at `/tournaments`, the creation form
+// at `/tournaments/new` and a tournament at `/tournaments/{id}` (the server sends the page for
+// these paths).
 
 let onChange: (() => void) | null = null;
 
@@ -22,7 +24,10 @@ export type Route =
   | { page: 'game'; id: string }
   | { page: 'signup' | 'login' | 'account' }
   | { page: 'profile'; name: string; params: URLSearchParams }
-  | { page: 'leaderboard'; params: URLSearchParams };
+  | { page: 'leaderboard'; params: URLSearchParams }
+  | { page: 'tournaments'; params: URLSearchParams }
+  | { page: 'tournament-new' }
+  | { page: 'tournament'; id: string };
 
 export function routeOf(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
@@ -30,7 +35,13 @@ export function routeOf(pathname: string, search: string): Route {
   if (game) return { page: 'game', id: decodeURIComponent(game[1]) };
   const profile = /^\/@\/([^/?#]+)\/?$/.exec(pathname);
   if (profile) return { page: 'profile', name: decodeURIComponent(profile[1]), params };
+  const tournament = /^\/tournaments\/([^/?#]+)\/?$/.exec(pathname);
+  if (tournament) {
+    const tid = decodeURIComponent(tournament[1]);
+    return tid === 'new' ? { page: 'tournament-new' } : { page: 'tournament', id: tid };
+  }
   const path = pathname.replace(/\/+$/, '');
+  if (path === '/tournaments') return { page: 'tournaments', params };
   if (path === '/signup' || path === '/login' || path === '/account') return { page: path.slice(1) as 'signup' | 'login' | 'account' };
   if (path === '/leaderboard') return { page: 'leaderboard', params };
   return { page: 'lobby', params };
@@ -42,6 +53,10 @@ export function currentRoute(): Route {
 
 export function profilePath(name: string): string {
   return `/@/${encodeURIComponent(name)}`;
+}
+
+export function tournamentPath(id: string): string {
+  return `/tournaments/${encodeURIComponent(id)}`;
 }
 
 /** Makes a link open its page in place; a middle or modified click still opens a new tab. */
