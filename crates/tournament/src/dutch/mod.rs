@@ -5,9 +5,18 @@
 //! announced byes already entered) and pairs the players who are present and not yet paired
 //! in that round.
 
+mod brackets;
+mod colours;
+mod facts;
+mod matcher;
+mod weights;
+
 use std::fmt;
 
-use crate::model::{StartNo, Tournament};
+use crate::matching::FixedUint;
+use crate::model::{Colour, StartNo, Tournament};
+
+use facts::{Facts, Field};
 
 /// One board of a round's pairing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +77,67 @@ impl std::error::Error for PairingError {}
 /// when unknown, every round is treated as not the last); the colour of the top player in
 /// round 1 is `tournament.initial_colour` (white when unknown).
 pub fn pair(tournament: &Tournament, round: u32) -> Result<RoundPairing, PairingError> {
-    let _ = (tournament, round);
-    Err(PairingError::NoLegalPairing(
-        "the Dutch system is not built yet".into(),
-    ))
+    let field = facts::collect(tournament, round)?;
+    if field.players.len() < 2 {
+        return Err(PairingError::TooFewPlayers);
+    }
+    let forbidden = |a: &Facts, b: &Facts| tournament.is_forbidden(a.start_no, b.start_no, round);
+    // The weights need `total_bits` plus a few for the matching's intermediate values.
+    let bits = brackets::weight_bits(&field) + 8;
+    let outcome = match bits {
+        0..=128 => brackets::pair::<u128>(&field, &forbidden),
+        129..=256 => brackets::pair::<FixedUint<4>>(&field, &forbidden),
+        257..=512 => brackets::pair::<FixedUint<8>>(&field, &forbidden),
+        513..=1024 => brackets::pair::<FixedUint<16>>(&field, &forbidden),
+        1025..=2048 => brackets::pair::<FixedUint<32>>(&field, &forbidden),
+        2049..=4096 => brackets::pair::<FixedUint<64>>(&field, &forbidden),
+        _ => brackets::pair::<FixedUint<128>>(&field, &forbidden),
+    }?;
+    let initial = tournament.initial_colour.unwrap_or(Colour::White);
+    Ok(finish(&field, round, outcome, initial))
+}
+
+/// Colours for each pair (C.04.3 E) and the boards in their published order (C.04.2 B: by
+/// the higher player's score, then the lower player's score, then the higher player's number).
+fn finish(field: &Field, round: u32, outcome: brackets::Outcome, initial: Colour) -> RoundPairing {
+    let key = |p: &Facts| (std::cmp::Reverse(p.score), p.rank);
+    type BoardOrder = (std::cmp::Reverse<i64>, std::cmp::Reverse<i64>, usize);
+    let mut boards: Vec<(Board, BoardOrder)> = outcome
+        .pairs
+        .iter()
+        .map(|&(a, b)| {
+            let (a, b) = (&field.players[a], &field.players[b]);
+            // Allocate from the side of the smaller start number (E is symmetric).
+            let (first, second) = if a.start_no < b.start_no {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let board = if colours::allocate(first, second, initial) == Colour::White {
+                Board {
+                    white: first.start_no,
+                    black: second.start_no,
+                }
+            } else {
+                Board {
+                    white: second.start_no,
+                    black: first.start_no,
+                }
+            };
+            let (higher, lower) = if key(a) < key(b) { (a, b) } else { (b, a) };
+            let order = (
+                std::cmp::Reverse(higher.score),
+                std::cmp::Reverse(lower.score),
+                higher.rank,
+            );
+            (board, order)
+        })
+        .collect();
+    boards.sort_by_key(|(_, order)| *order);
+    RoundPairing {
+        round,
+        boards: boards.into_iter().map(|(board, _)| board).collect(),
+        bye: outcome.bye.map(|i| field.players[i].start_no),
+        explanation: outcome.explanation,
+    }
 }
