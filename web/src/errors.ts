@@ -2,7 +2,7 @@
 // seconds of a 429's Retry-After), else what the server or the browser said.
 
 import { ApiError } from './api';
-import { errorText, digits } from './i18n';
+import { errorText, digits, tt } from './i18n';
 
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) return errorText(err.code, err.message, { seconds: digits(String(err.retryAfter ?? '…')) });
@@ -13,5 +13,15 @@ export function errorMessage(err: unknown): string {
  * `bad_credentials`), which here always means a wrong username or password. */
 export function credentialsError(err: unknown): string {
   if (err instanceof ApiError && err.status === 401) return errorText('bad_credentials', err.message);
+  return errorMessage(err);
+}
+
+/** A refused tournament request: the tournament's words for its codes come first (`withdrawn`
+ * means a player there, a game elsewhere). */
+export function tournamentError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const known = tt().errors[err.code];
+    if (known) return known.endsWith(':') ? `${known} ${err.message}` : known;
+  }
   return errorMessage(err);
 }

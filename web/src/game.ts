@@ -25,14 +25,16 @@ import {
   type Role,
 } from './chess';
 import { h } from './dom';
-import { t, pt, fmt, lang, digits, colorName, verdict, verdictText, errorText } from './i18n';
+import { t, pt, tt, fmt, lang, digits, colorName, verdict, verdictText, errorText } from './i18n';
 import { currentUser } from './session';
 import { seatOf } from './ratings';
 import { playerTag } from './player-tag';
 import { rematchBox } from './rematch';
 import { formatClock, simpleDelayMs } from './timecontrol';
 import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
-import { navigate, spaLink } from './router';
+import { navigate, spaLink, tournamentPath } from './router';
+import { tournamentRef } from './tournament-logic';
+import { tournamentsApi } from './tournaments-api';
 
 const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
 
@@ -86,6 +88,9 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   const nameEls = { top: h('div', { class: 'name' }), bottom: h('div', { class: 'name' }) };
   const statusEl = h('div', { class: 'status', 'data-testid': 'status' });
   const metaEl = h('div', { class: 'game-meta muted', 'data-testid': 'game-meta' });
+  // A tournament game: the way back to its tournament (and, for its player, the check-in).
+  const tournamentEl = h('div', { class: 'game-tournament', hidden: true, 'data-testid': 'game-tournament' });
+  let checkedIn = false;
   const resultEl = h('div', { class: 'result', 'data-testid': 'result', hidden: true, role: 'status' });
   const inviteEl = h('div', { class: 'invite', hidden: true });
   const offerEl = h('div', { class: 'offer', hidden: true });
@@ -155,7 +160,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       h(
         'aside',
         { class: 'side' },
-        h('div', { class: 'card' }, metaEl, statusEl, resultEl, rematchEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
+        h('div', { class: 'card' }, tournamentEl, metaEl, statusEl, resultEl, rematchEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
         a11y,
       ),
     ),
@@ -447,6 +452,20 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     // Status line, after what kind of game this is: "Rated · Blitz · 5+3".
     const d2 = t();
     const p2 = pt();
+    const tour = tournamentRef(s);
+    tournamentEl.hidden = !tour;
+    if (tour) {
+      const w = tt();
+      tournamentEl.replaceChildren(
+        spaLink(h('a', { href: tournamentPath(tour.id), 'data-testid': 'back-to-tournament' }, `← ${tour.name ?? w.tournaments}`)),
+        tour.round ? h('span', { class: 'muted' }, ` · ${fmt(w.roundN, { n: digits(String(tour.round)) })}`) : '',
+      );
+      // Arrival at the board (Art. 6.7.1) counts from the page opening, before any move.
+      if (me && s.status === 'playing' && !checkedIn) {
+        checkedIn = true;
+        tournamentsApi.present(tour.id).catch(() => {});
+      }
+    }
     metaEl.replaceChildren(
       s.rated ? p2.rated : p2.casual,
       s.speed ? ` · ${p2.speeds[s.speed] ?? s.speed}` : '',

@@ -7,7 +7,7 @@ import { h, id as uid } from './dom';
 import { tt, fmt, digits, colorName } from './i18n';
 import { tournamentsApi, type Tournament, type TPlayer } from './tournaments-api';
 import { resultText } from './tournament-logic';
-import { errorMessage } from './errors';
+import { tournamentError as errorMessage } from './errors';
 
 const RESULTS = ['1-0', '1/2-1/2', '0-1', '+/-', '-/+', '-/-'];
 
@@ -45,7 +45,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   const playerLabel = (p: TPlayer) => `${digits(String(p.no))}. ${p.name}${p.withdrawn ? ` (${w.withdrawnMark})` : ''}`;
 
   // ---- Flow: start, pair, pause/resume, registration ----
-  const flow = section(w.console, 'console-flow', h('p', { class: 'help' }, w.consoleHelp));
+  const flow = section(w.flow, 'console-flow');
   const startBtn = h('button', { type: 'button', class: 'primary', 'data-testid': 'console-start', onclick: () => void flow.run(() => tournamentsApi.start(id)) }, `▶ ${w.start}`);
   const pairBtn = h('button', { type: 'button', 'data-testid': 'console-pair', onclick: () => void flow.run(() => tournamentsApi.pairNext(id)) }, w.pairNext);
   const pauseBtn = h('button', { type: 'button', 'data-testid': 'console-pause', onclick: () => void flow.run(() => (state?.paused ? tournamentsApi.resume(id) : tournamentsApi.pause(id))) }, w.pause);
@@ -178,13 +178,28 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
     );
   }
 
-  const parts = h('div', { class: 'console-parts' }, add.el, results.el, penalties.el, withdraw.el, byes.el, forbid.el);
+  // Results first: an over-the-board event types them all.
+  const parts = h('div', { class: 'console-parts' }, results.el, add.el, penalties.el, withdraw.el, byes.el, forbid.el);
+  // The rarer actions fold away (the choice is remembered).
+  const more = h('details', { class: 'console-more', 'data-testid': 'console-more' }, h('summary', {}, w.moreActions), parts);
+  try {
+    more.open = localStorage.getItem('arbiter.console.open') !== '0';
+  } catch {
+    more.open = true;
+  }
+  more.addEventListener('toggle', () => {
+    try {
+      localStorage.setItem('arbiter.console.open', more.open ? '1' : '0');
+    } catch {
+      /* ignore */
+    }
+  });
   const el = h(
-    'details',
-    { class: 'card console', open: true, 'data-testid': 'console' },
-    h('summary', {}, h('h2', {}, `⚖ ${w.console}`)),
+    'section',
+    { class: 'card console', 'data-testid': 'console', 'aria-labelledby': 'console-title' },
+    h('h2', { id: 'console-title' }, `⚖ ${w.console}`, ' ', h('small', { class: 'muted' }, w.consoleHelp)),
     flow.el,
-    parts,
+    more,
   );
 
   function update(s: Tournament): void {
@@ -196,7 +211,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
     const last = s.rounds[s.rounds.length - 1];
     pairBtn.disabled = !!last && !last.complete;
     pauseBtn.hidden = finished;
-    pauseBtn.textContent = s.paused ? `▶ ${w.resume}` : `⏸ ${w.pause}`;
+    pauseBtn.textContent = s.paused ? w.resume : w.pause;
     regBtn.hidden = finished;
     regBtn.textContent = s.registration_open ? w.closeRegistration : w.openRegistration;
     flowInfo.textContent = s.next_round_at && !s.paused ? fmt(w.nextRoundAt, { time: new Date(s.next_round_at).toLocaleTimeString() }) : '';

@@ -7,7 +7,7 @@ import { tt, fmt } from './i18n';
 import { timeControlPicker } from './timecontrol';
 import { navigate, tournamentPath, spaLink } from './router';
 import { currentUser } from './session';
-import { errorMessage } from './errors';
+import { tournamentError as errorMessage } from './errors';
 import { tournamentsApi, TIEBREAKS, DEFAULT_TIEBREAKS, RR_TIEBREAKS, type CreateTournament } from './tournaments-api';
 import { localInputToMs } from './tournament-logic';
 

@@ -6,7 +6,7 @@ import { tournamentsApi, type TournamentSummary } from './tournaments-api';
 import { splitTournaments } from './tournament-logic';
 import { navigate, spaLink, tournamentPath } from './router';
 import { currentUser } from './session';
-import { errorMessage } from './errors';
+import { tournamentError as errorMessage } from './errors';
 import { nameLink } from './player-tag';
 
 export function renderTournamentList(root: HTMLElement): () => void {

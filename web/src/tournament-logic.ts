@@ -140,3 +140,15 @@ export function explanationLines(e: string[] | string | null | undefined): strin
   if (!e) return [];
   return (Array.isArray(e) ? e : e.split('\n')).filter((l) => l.trim() !== '');
 }
+
+/** The tournament a game belongs to, from its view (`tournament`: an id, or an object with
+ * `id`, and perhaps `name`, `round` and `board`); null for a game outside any tournament. */
+export function tournamentRef(game: Record<string, unknown> | null | undefined): { id: string; name: string | null; round: number | null } | null {
+  const t = game?.tournament ?? game?.tournament_id;
+  if (typeof t === 'string' && t) return { id: t, name: null, round: typeof game?.round === 'number' ? game.round : null };
+  if (t && typeof t === 'object' && typeof (t as { id?: unknown }).id === 'string') {
+    const o = t as { id: string; name?: unknown; round?: unknown };
+    return { id: o.id, name: typeof o.name === 'string' ? o.name : null, round: typeof o.round === 'number' ? o.round : null };
+  }
+  return null;
+}

@@ -11,7 +11,7 @@ import { tournamentsApi, type Tournament, type TPlayer, type TRound } from './to
 import { resultText, pointsText, tiebreakText, crosstable, boardOf, myNo, explanationLines } from './tournament-logic';
 import { watchTournament } from './tournament-watch';
 import { currentUser } from './session';
-import { errorMessage } from './errors';
+import { tournamentError as errorMessage } from './errors';
 import { nameLink } from './player-tag';
 import { spaLink } from './router';
 import { sameName } from './ratings';
@@ -220,9 +220,15 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
           { 'data-board': p.board, class: p.white === mine || p.black === mine ? 'mine' : null },
           h('td', { class: 'num muted' }, digits(String(p.board))),
           h('td', { class: 'white-cell' }, playerName(byNo.get(p.white))),
-          h('td', { class: 'num result-cell', dir: 'ltr', 'data-testid': `result-${round.round}-${p.board}` }, p.result ? digits(resultText(p.result)) : h('span', { class: 'muted' }, p.game ? w.pending : '')),
+          // The result opens the game (a board played online has one).
+          h(
+            'td',
+            { class: 'num result-cell', 'data-testid': `result-${round.round}-${p.board}` },
+            p.game
+              ? spaLink(h('a', { href: `/game/${encodeURIComponent(p.game)}`, class: p.result ? 'game-link' : 'game-link live', title: w.game, 'data-testid': `game-link-${round.round}-${p.board}` }, p.result ? h('bdi', { dir: 'ltr' }, digits(resultText(p.result))) : `▶ ${w.pending}`))
+              : h('bdi', { dir: 'ltr' }, digits(resultText(p.result))),
+          ),
           h('td', { class: 'black-cell' }, playerName(byNo.get(p.black))),
-          h('td', { class: 'game-cell' }, p.game ? spaLink(h('a', { href: `/game/${encodeURIComponent(p.game)}`, 'data-testid': `game-link-${round.round}-${p.board}` }, p.result ? w.game : `▶ ${w.game}`)) : ''),
         ),
       ),
       round.byes.map((b) =>
@@ -231,8 +237,8 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
           { class: `bye${b.player === mine ? ' mine' : ''}`, 'data-bye': b.player },
           h('td', {}),
           h('td', {}, playerName(byNo.get(b.player))),
-          h('td', { class: 'num result-cell', dir: 'ltr' }, digits(pointsText(byeScore(s, b.kind)))),
-          h('td', { class: 'muted', colspan: 2 }, w.byes[b.kind] ?? b.kind),
+          h('td', { class: 'num result-cell' }, h('bdi', { dir: 'ltr' }, digits(pointsText(byeScore(s, b.kind))))),
+          h('td', { class: 'muted bye-kind' }, w.byes[b.kind] ?? b.kind),
         ),
       ),
     );
@@ -242,7 +248,7 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
       h(
         'table',
         { class: 'list pairings', 'data-testid': 'pairings', 'data-round': round.round },
-        h('thead', {}, h('tr', {}, [w.board, colorName('white'), w.result, colorName('black'), ''].map((x) => h('th', { scope: 'col' }, x)))),
+        h('thead', {}, h('tr', {}, [w.board, colorName('white'), w.result, colorName('black')].map((x) => h('th', { scope: 'col' }, x)))),
         body,
       ),
     );
