@@ -787,6 +787,16 @@ export function dateText(ms: number, withTime = false, short = false): string {
   }
 }
 
+/** A time of day as the language writes it (Persian digits for Persian). */
+export function timeText(ms: number): string {
+  if (!Number.isFinite(ms)) return '';
+  try {
+    return new Intl.DateTimeFormat(current === 'en' ? 'en-GB' : current, { timeStyle: 'short' }).format(new Date(ms));
+  } catch {
+    return new Date(ms).toISOString().slice(11, 16);
+  }
+}
+
 export function colorName(c: 'white' | 'black'): string {
   return c === 'white' ? t().white : t().black;
 }

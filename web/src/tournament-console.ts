@@ -4,7 +4,7 @@
 // forbidden pairings. Each action says what happened, or the server's error, beside itself.
 
 import { h, id as uid } from './dom';
-import { tt, fmt, digits, colorName } from './i18n';
+import { tt, digits, colorName } from './i18n';
 import { tournamentsApi, type Tournament, type TPlayer } from './tournaments-api';
 import { resultText } from './tournament-logic';
 import { tournamentError as errorMessage } from './errors';
@@ -50,9 +50,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   const pairBtn = h('button', { type: 'button', 'data-testid': 'console-pair', onclick: () => void flow.run(() => tournamentsApi.pairNext(id)) }, w.pairNext);
   const pauseBtn = h('button', { type: 'button', 'data-testid': 'console-pause', onclick: () => void flow.run(() => (state?.paused ? tournamentsApi.resume(id) : tournamentsApi.pause(id))) }, w.pause);
   const regBtn = h('button', { type: 'button', 'data-testid': 'console-registration', onclick: () => void flow.run(() => tournamentsApi.setRegistration(id, !state?.registration_open)) }, w.closeRegistration);
-  const flowInfo = h('p', { class: 'muted', 'data-testid': 'console-next' });
   flow.el.insertBefore(h('div', { class: 'row wrap' }, startBtn, pairBtn, pauseBtn, regBtn), flow.el.lastChild);
-  flow.el.insertBefore(flowInfo, flow.el.lastChild);
 
   // ---- Enter a player by name ----
   const pName = h('input', { type: 'text', id: uid('pn'), maxlength: 80, 'data-testid': 'console-player-name', autocomplete: 'off' });
@@ -214,8 +212,6 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
     pauseBtn.textContent = s.paused ? w.resume : w.pause;
     regBtn.hidden = finished;
     regBtn.textContent = s.registration_open ? w.closeRegistration : w.openRegistration;
-    flowInfo.textContent = s.next_round_at && !s.paused ? fmt(w.nextRoundAt, { time: new Date(s.next_round_at).toLocaleTimeString() }) : '';
-    flowInfo.hidden = !flowInfo.textContent;
     add.el.hidden = finished;
     const players = [...s.players].sort((a, b) => a.no - b.no);
     const opts = players.map((p) => [String(p.no), playerLabel(p)] as [string, string]);

@@ -5,7 +5,7 @@
 // player's own game when a round starts.
 
 import { h } from './dom';
-import { t, tt, pt, fmt, digits, dateText, colorName } from './i18n';
+import { t, tt, pt, fmt, digits, dateText, timeText, colorName } from './i18n';
 import { ApiError } from './api';
 import { tournamentsApi, type Tournament, type TPlayer, type TRound } from './tournaments-api';
 import { resultText, pointsText, tiebreakText, crosstable, boardOf, myNo, explanationLines } from './tournament-logic';
@@ -142,6 +142,9 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
       myself && !myself.withdrawn ? h('p', { class: 'ok', 'data-testid': 'registered' }, w.registered) : myself?.withdrawn ? h('p', { class: 'muted' }, w.withdrawnYou) : null,
       !me && registrationOpen ? h('p', { class: 'login-prompt' }, spaLink(h('a', { href: '/login' }, pt().logIn)), ' · ', w.logInToCreate) : null,
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
+      s.paused && s.status !== 'finished' ? h('p', { class: 'muted', 'data-testid': 'paused-note' }, w.pausedNote) : null,
+      s.next_round_at && !s.paused ? h('p', { class: 'muted', 'data-testid': 'next-round-at' }, fmt(w.nextRoundAt, { time: timeText(s.next_round_at) })) : null,
+      s.round_deadline && s.round_deadline > Date.now() ? h('p', { class: 'muted', 'data-testid': 'round-deadline' }, fmt(w.deadline, { time: timeText(s.round_deadline) })) : null,
       h(
         'p',
         { class: 'exports row wrap' },
