@@ -3,7 +3,7 @@
 // checks everything and its 4xx answer is shown as it is.
 
 import { h, id } from './dom';
-import { tt, fmt } from './i18n';
+import { tt, fmt, digits } from './i18n';
 import { timeControlPicker } from './timecontrol';
 import { navigate, tournamentPath, spaLink } from './router';
 import { currentUser } from './session';
@@ -99,6 +99,7 @@ export function renderTournamentCreate(root: HTMLElement): () => void {
         h(
           'li',
           { 'data-tb': tb },
+          h('span', { class: 'tb-index muted' }, `${digits(String(i + 1))}.`),
           h('abbr', { class: 'tb-code', title: w.tb[tb] ?? tb, dir: 'ltr' }, tb),
           h('span', { class: 'muted tb-name' }, w.tb[tb] ?? ''),
           h(
