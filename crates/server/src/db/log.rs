@@ -160,6 +160,8 @@ pub enum Write {
         /// The new game.
         game: GameRow,
     },
+    /// A tournament's events, with the pairings and games of a round being paired.
+    Tournament(Box<super::tournaments::TournamentWrite>),
 }
 
 /// What a committed write reports back.
@@ -286,7 +288,7 @@ fn event_row(r: &AnyRow) -> Result<EventRow, StoreError> {
     get().map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), sqlx::Error> {
+pub(super) async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO games (id, created_at, updated_at, spec, time_control, variant, \
          white_hash, black_hash, status, result, termination, last_seq, computer, \
@@ -397,6 +399,7 @@ pub(super) async fn commit_batch(
                 }
                 insert_game(&mut tx, game).await?;
             }
+            Write::Tournament(t) => super::tournaments::commit(&mut tx, t).await?,
             Write::Append(evs, update) => {
                 let (Some(first), Some(last)) = (evs.first(), evs.last()) else {
                     continue;

@@ -26,6 +26,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "game lists",
         include_str!("../../migrations/0004_game_lists.sql"),
     ),
+    (
+        5,
+        "tournaments",
+        include_str!("../../migrations/0005_tournaments.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

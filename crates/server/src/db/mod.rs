@@ -8,6 +8,7 @@
 mod error;
 mod log;
 mod migrations;
+mod tournaments;
 mod writer;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -21,6 +22,9 @@ pub use error::StoreError;
 pub use log::{
     game_row, rating, with_rating_diffs, Committed, EventRow, GameRow, GameUpdate, PlayersRow,
     RateFn, RatedEnd, RatingRow, Write,
+};
+pub use tournaments::{
+    PairingRow, TournamentEventRow, TournamentRow, TournamentWrite,
 };
 use migrations::Embedded;
 use writer::{checkpointer, writer_loop, Job};
@@ -200,6 +204,38 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
         log::games_with_status(&self.pool, status, limit).await
+    }
+
+    /// Load a tournament's row.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        tournaments::tournament(&self.pool, id).await
+    }
+
+    /// Tournaments with the given status, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn tournaments_with_status(
+        &self,
+        status: &str,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        tournaments::tournaments_with_status(&self.pool, status, limit).await
+    }
+
+    /// A tournament's events with `seq > after`, in order.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn tournament_events(
+        &self,
+        id: &str,
+        after: i64,
+    ) -> Result<Vec<TournamentEventRow>, StoreError> {
+        tournaments::tournament_events(&self.pool, id, after).await
     }
 
     /// Close the pool (after the writer has drained).

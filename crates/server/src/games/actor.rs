@@ -29,7 +29,7 @@ use tokio::time::Instant;
 
 use super::computer::{self, ComputerPlayer, ComputerSeat, Engines, GameClock};
 use super::players::{Credentials, Seats};
-use super::referee::{Action, Referee, Spec};
+use super::referee::{Action, ArbiterAction, Referee, Spec};
 use super::replay::{self, Replayed};
 use super::wire::{
     DrawAction, DrawRequest, GameView, MoveRequest, RematchAnswer, Seat, SeatGrant, SeatsTaken,
@@ -138,6 +138,13 @@ pub enum Cmd {
     },
     /// The game in PGN.
     Pgn(Reply<String>),
+    /// The arbiter (a tournament's director, or its default-time rule) acts on the game.
+    Arbiter {
+        /// What to do.
+        action: ArbiterAction,
+        /// The event number.
+        reply: Reply<i64>,
+    },
     /// The computer player's answer (see [`computer::think`]); `None` if it failed.
     Computer {
         /// The search it answers.
@@ -480,6 +487,10 @@ impl GameActor {
                     let _ = reply.send(Ok(self.referee.pgn(&self.id, self.created_at, &tags)));
                 }
                 Cmd::Computer { ticket, answer } => self.computer_answer(ticket, answer).await,
+                Cmd::Arbiter { action, reply } => {
+                    let r = self.arbiter(action).await;
+                    let _ = reply.send(r);
+                }
                 Cmd::Act {
                     who,
                     action,
@@ -742,6 +753,28 @@ impl GameActor {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// The arbiter's action, stored and published like a player's.
+    async fn arbiter(&mut self, action: ArbiterAction) -> ApiResult<i64> {
+        let t = self.now_t().max(self.referee.game().last_event_at().unwrap_or(0));
+        let n0 = self.referee.event_count();
+        let ply0 = self.referee.ply();
+        // A flag that fell before the arbiter acts ends the game first (Art. 6.9).
+        let referee = &mut self.referee;
+        off_the_runtime(true, || referee.check_flag(t));
+        let r = if self.referee.is_over() {
+            Err(AppError::conflict("game_over", "the game is over"))
+        } else {
+            self.referee.arbiter(action, t)
+        };
+        if self.referee.event_count() > n0 {
+            if let Err(e) = self.commit(n0, ply0, None).await {
+                self.undo(n0);
+                return Err(e);
+            }
+        }
+        r.map(|()| self.last_seq())
     }
 
     async fn check_flag(&mut self) {

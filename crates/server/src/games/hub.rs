@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot, watch, OnceCell};
 use super::actor::{Cmd, GameActor, GameContext, Reply, Subscription, WireEvent};
 use super::computer::{ComputerKind, ComputerSeat, Engines};
 use super::players::Credentials;
-use super::referee::{Action, Referee, Spec};
+use super::referee::{Action, ArbiterAction, Referee, Spec};
 use super::wire::{
     Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, RematchAnswer, Seat, SeatGrant,
     Variant,
@@ -314,6 +314,20 @@ impl Hub {
         white: &Account,
         black: &Account,
     ) -> ApiResult<String> {
+        let row = Self::paired_row(req, white, black)?;
+        let id = row.id.clone();
+        self.ctx.store.write(Write::Create(row)).await?;
+        // Loading the game starts it (Art. 6.6).
+        self.view(&id).await?;
+        Ok(id)
+    }
+
+    /// The row of a game whose seats two accounts hold, stored as `playing` (it starts when it
+    /// is loaded, Art. 6.6), for a caller that stores it with other writes (a tournament round).
+    ///
+    /// # Errors
+    /// 400 for a bad time control, variant or rules, or a rated untimed game.
+    pub fn paired_row(req: &CreateGame, white: &Account, black: &Account) -> ApiResult<GameRow> {
         let spec = Spec::from_request(req, token::random_u64())?;
         Referee::new(&spec)?;
         let category = spec.category();
@@ -324,9 +338,8 @@ impl Hub {
             ));
         }
         let now = db::now_unix_ms();
-        let id = token::game_id();
-        let row = GameRow {
-            id: id.clone(),
+        Ok(GameRow {
+            id: token::game_id(),
             created_at: now,
             updated_at: now,
             spec: serde_json::to_string(&spec).map_err(|e| AppError::Internal(e.to_string()))?,
@@ -342,11 +355,16 @@ impl Hub {
                 ..PlayersRow::default()
             },
             ..GameRow::default()
-        };
-        self.ctx.store.write(Write::Create(row)).await?;
-        // Loading the game starts it (Art. 6.6).
-        self.view(&id).await?;
-        Ok(id)
+        })
+    }
+
+    /// The arbiter acts on a game (Art. 6.7.1 forfeits, Art. 12.9 penalties); returns the
+    /// game event's number.
+    ///
+    /// # Errors
+    /// 404 unknown game; 409 `game_over`, `untimed`.
+    pub async fn arbiter(self: &Arc<Self>, id: &str, action: ArbiterAction) -> ApiResult<i64> {
+        self.call(id, |reply| Cmd::Arbiter { action, reply }).await
     }
 
     /// Withdraw a game still waiting for an opponent (its creator only).

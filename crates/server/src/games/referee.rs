@@ -31,6 +31,32 @@ pub enum Action {
     Resume,
 }
 
+/// What the arbiter (a tournament's director) does to a game (Art. 6.7.1, 12.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArbiterAction {
+    /// Declare the result: a forfeit (Art. 6.7.1, `+/-`, `-/+`, `-/-`) or a decision (12.9.6).
+    Declare {
+        /// The result.
+        result: arbiter_game::GameResult,
+        /// Why.
+        termination: arbiter_game::Termination,
+    },
+    /// Art. 12.9.2: add time to `seat`'s clock.
+    AddTime {
+        /// Whose clock.
+        seat: Seat,
+        /// Milliseconds.
+        ms: u64,
+    },
+    /// Art. 12.9.3: take time from `seat`'s clock (not below 0).
+    DeductTime {
+        /// Whose clock.
+        seat: Seat,
+        /// Milliseconds.
+        ms: u64,
+    },
+}
+
 /// A game's creation parameters as stored (normalised, validated).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Spec {
@@ -371,6 +397,29 @@ impl Referee {
         }
     }
 
+    /// The arbiter acts on the game at game time `t`.
+    ///
+    /// # Errors
+    /// 409 `game_over`, `untimed` (a time penalty in an untimed game).
+    pub fn arbiter(&mut self, action: ArbiterAction, t: u64) -> ApiResult<()> {
+        let g = &mut self.game;
+        match action {
+            ArbiterAction::Declare {
+                result,
+                termination,
+            } => g.declare_result(result, termination, t),
+            ArbiterAction::AddTime { seat, ms } => g.add_time(seat_color(seat), ms, t),
+            ArbiterAction::DeductTime { seat, ms } => {
+                let color = seat_color(seat);
+                match g.remaining_ms(color, t) {
+                    Some(left) => g.set_clock(color, left.saturating_sub(ms), t),
+                    None => Err(GameError::Untimed),
+                }
+            }
+        }
+        .map_err(game_error)
+    }
+
     /// Art. 6.8: has the running player's flag fallen by `t`? Ends the game if so.
     pub fn check_flag(&mut self, t: u64) -> bool {
         self.game.check_time(t)
@@ -514,6 +563,9 @@ impl Referee {
             Event::Adjourn { color, .. } => ("adjourn", json!({"color": color_seat(*color)})),
             Event::Resume => ("resume", json!({})),
             Event::Declare { .. } => ("declare", json!({})),
+            Event::SetClock { color, ms: m } => {
+                ("set_clock", json!({"color": color_seat(*color), "ms": m}))
+            }
             #[allow(unreachable_patterns)]
             _ => ("other", json!({})),
         }
