@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use arbiter_tournament::matching::{
-    max_weight_matching, max_weight_max_cardinality_matching, solve, Cardinality, FixedUint,
-    Solution, Stats, Weight,
+    max_weight_matching, max_weight_matching_warm, max_weight_max_cardinality_matching, solve,
+    Cardinality, FixedUint, Solution, Stats, Warm, Weight,
 };
 
 type U192 = FixedUint<3>;
@@ -725,4 +725,74 @@ fn bench_one<W: Weight>(
         edges.len(),
         solution.stats
     );
+}
+
+/// The total weight of a matching given as mates.
+fn total_weight(n: usize, edges: &[(usize, usize, u64)], mates: &[Option<usize>]) -> u64 {
+    check_matching(n, edges, mates).1
+}
+
+/// A warm start after changing the edges at a few vertices gives an optimum of the new graph
+/// (the same weight as a cold start), over chains of changes on random graphs, sparse and
+/// dense, with the changes the Dutch engine makes: weights raised, lowered, removed, and
+/// vertices taken out.
+#[test]
+#[allow(clippy::needless_range_loop)] // a symmetric matrix is clearer indexed
+fn warm_starts_after_changes_at_a_few_vertices_reach_the_optimum() {
+    let mut rng = Rng(0x005e_ed0f_3a57);
+    for round in 0..3_000 {
+        let n = 2 + rng.below(if round % 10 == 0 { 40 } else { 12 }) as usize;
+        let density = [30, 70, 100][round % 3];
+        let mut weights = vec![vec![0u64; n]; n];
+        for i in 0..n {
+            for j in i + 1..n {
+                if rng.chance(density) {
+                    let w = 1 + rng.below(40);
+                    weights[i][j] = w;
+                    weights[j][i] = w;
+                }
+            }
+        }
+        let edges_of = |weights: &Vec<Vec<u64>>| {
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if weights[i][j] > 0 {
+                        edges.push((i, j, weights[i][j]));
+                    }
+                }
+            }
+            edges
+        };
+        let mut state = Warm {
+            mates: vec![None; n],
+            duals: vec![0; n],
+        };
+        for step in 0..8 {
+            let edges = edges_of(&weights);
+            state = max_weight_matching_warm(n, &edges, &state);
+            let cold = max_weight_matching(n, &edges);
+            assert_eq!(
+                total_weight(n, &edges, &state.mates),
+                total_weight(n, &edges, &cold),
+                "graph {round}, step {step}: {edges:?}"
+            );
+            // Change the edges at one to three vertices.
+            for _ in 0..1 + rng.below(3) {
+                let v = rng.below(n as u64) as usize;
+                for j in 0..n {
+                    if j != v && rng.chance(50) {
+                        let w = match rng.below(4) {
+                            0 => 0,
+                            1 => weights[v][j] + 1 + rng.below(20),
+                            2 => weights[v][j].saturating_sub(1 + rng.below(20)),
+                            _ => 1 + rng.below(60),
+                        };
+                        weights[v][j] = w;
+                        weights[j][v] = w;
+                    }
+                }
+            }
+        }
+    }
 }

@@ -11,30 +11,57 @@ impl<W: Weight> Solver<'_, W> {
     /// different trees: from each end up to its tree's root.
     pub(super) fn augment(&mut self, arc: Arc) {
         let graph = self.graph;
-        for (start, first) in [(graph.tail(arc), arc), (graph.head(arc), reverse(arc))] {
-            let (mut s, mut link) = (start, first);
-            loop {
-                // s, in an outer blossom, is matched through `link`.
-                let outer = self.top[s];
-                if outer >= self.n {
-                    self.augment_blossom(outer, s);
-                }
-                self.mate[s] = link;
-                let up = self.label_arc[outer];
-                if up == NONE {
-                    break; // the root: its free base is matched inside now
-                }
-                // The inner blossom above is entered at `entry` from the outer vertex `next`.
-                let inner = self.top[graph.tail(up)];
-                let into = self.label_arc[inner];
-                let entry = graph.head(into);
-                if inner >= self.n {
-                    self.augment_blossom(inner, entry);
-                }
-                self.mate[entry] = reverse(into);
-                s = graph.tail(into);
-                link = into;
+        self.flip_to_root(graph.tail(arc), arc);
+        self.flip_to_root(graph.head(arc), reverse(arc));
+    }
+
+    /// Augments along the path from the root of the outer vertex `v`'s tree through the tight
+    /// arc `arc` to the free vertex at its head, which is in no tree (a free vertex whose dual
+    /// is already zero, left out of the trees when a run starts from a given matching).
+    pub(super) fn augment_to_free(&mut self, arc: Arc) {
+        let graph = self.graph;
+        let w = graph.head(arc);
+        let top = self.top[w];
+        if top >= self.n {
+            self.augment_blossom(top, w);
+        }
+        self.mate[w] = reverse(arc);
+        self.flip_to_root(graph.tail(arc), arc);
+    }
+
+    /// Makes the outer vertex `x` free and its tree's root matched, flipping the even path
+    /// between them (when `x`'s dual reached zero before the root's: the matching keeps its
+    /// size and the free vertex is now one whose dual may be zero).
+    pub(super) fn release(&mut self, x: usize) {
+        self.flip_to_root(x, NONE);
+    }
+
+    /// From the vertex `start` in an outer blossom, which becomes matched through `link`
+    /// (`NONE`: becomes free), up to the tree's root, flipping matched and unmatched edges.
+    fn flip_to_root(&mut self, start: usize, first: Arc) {
+        let graph = self.graph;
+        let (mut s, mut link) = (start, first);
+        loop {
+            // s, in an outer blossom, is matched through `link`.
+            let outer = self.top[s];
+            if outer >= self.n {
+                self.augment_blossom(outer, s);
             }
+            self.mate[s] = link;
+            let up = self.label_arc[outer];
+            if up == NONE {
+                break; // the root: its free base is matched inside now
+            }
+            // The inner blossom above is entered at `entry` from the outer vertex `next`.
+            let inner = self.top[graph.tail(up)];
+            let into = self.label_arc[inner];
+            let entry = graph.head(into);
+            if inner >= self.n {
+                self.augment_blossom(inner, entry);
+            }
+            self.mate[entry] = reverse(into);
+            s = graph.tail(into);
+            link = into;
         }
     }
 

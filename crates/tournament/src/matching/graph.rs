@@ -164,6 +164,11 @@ impl<W: Weight> Graph<W> {
         }
     }
 
+    /// The number of edges.
+    pub(super) fn edge_count(&self) -> usize {
+        self.doubled_weight.len()
+    }
+
     /// The vertex an arc leaves.
     #[inline]
     pub(super) fn tail(&self, arc: Arc) -> usize {

@@ -116,6 +116,85 @@ pub fn max_weight_matching<W: Weight>(
     solve(vertex_count, edges, Cardinality::Any).mates
 }
 
+/// Where a matching computation may start: a matching and vertex duals, typically those of
+/// the optimum for slightly different weights ([`max_weight_matching_warm`] returns them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warm<W> {
+    /// The mate of each vertex, `None` if unmatched.
+    pub mates: Vec<Option<usize>>,
+    /// Each vertex's dual, doubled (`d_i + d_j ≥ 2 w_ij` for every edge when feasible).
+    pub duals: Vec<W>,
+}
+
+/// As [`max_weight_matching`], starting from `start` instead of the empty matching, and
+/// returning with the matching its duals as a [`Warm`] start for the next computation (the
+/// blossoms' duals spread over their vertices, so that no blossom needs to be kept).
+///
+/// When only the edges at a few vertices changed since `start` was computed, little work is
+/// left: where a dual is too small for a changed edge it is raised, matched edges no longer
+/// tight are unmatched, and the search grows trees only from the vertices this freed. Any
+/// `start` of the right length gives a correct result; a poor one only costs time.
+///
+/// # Panics
+/// As [`max_weight_matching`], or if `start` does not have `vertex_count` entries.
+pub fn max_weight_matching_warm<W: Weight>(
+    vertex_count: usize,
+    edges: &[(usize, usize, W)],
+    start: &Warm<W>,
+) -> Warm<W> {
+    assert!(
+        start.mates.len() == vertex_count && start.duals.len() == vertex_count,
+        "matching: the warm start has the wrong number of vertices"
+    );
+    let graph = Graph::new(vertex_count, edges, W::ZERO);
+    let mut duals = start.duals.clone();
+    let mut mates = start.mates.clone();
+    // Feasibility: raise the first end of an edge whose duals are too small for it.
+    for e in 0..graph.edge_count() {
+        let (i, j) = (graph.tail(2 * e), graph.tail(2 * e + 1));
+        let needed = graph.doubled_weight[e];
+        let have = duals[i].plus(duals[j]).expect("duals within the bound");
+        if have < needed {
+            duals[i] = needed.minus(duals[j]).unwrap_or(needed);
+        }
+    }
+    // Complementary slackness: matched edges must be tight and still there.
+    let mut tight = vec![false; vertex_count];
+    for e in 0..graph.edge_count() {
+        let (i, j) = (graph.tail(2 * e), graph.tail(2 * e + 1));
+        if mates[i] == Some(j)
+            && mates[j] == Some(i)
+            && duals[i].plus(duals[j]) == Some(graph.doubled_weight[e])
+        {
+            tight[i] = true;
+            tight[j] = true;
+        }
+    }
+    for v in 0..vertex_count {
+        if !tight[v] {
+            mates[v] = None;
+        }
+    }
+    let mut solver = Solver::new(&graph);
+    solver.warm(&mates, &duals);
+    solver.run();
+    let mates = solver.mates();
+    let duals = (0..vertex_count)
+        .map(|v| {
+            let mut dual = solver.dual[v];
+            let mut b = solver.parent[v];
+            while b != NONE {
+                dual = dual
+                    .plus(solver.dual[b].half())
+                    .expect("duals within the bound");
+                b = solver.parent[b];
+            }
+            dual
+        })
+        .collect();
+    Warm { mates, duals }
+}
+
 /// A matching with as many edges as possible and, among those, the largest total weight (the
 /// Dutch system's objective): the mate of each vertex, `None` if unmatched.
 ///

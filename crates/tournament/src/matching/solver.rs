@@ -38,8 +38,9 @@ pub(super) enum Label {
 
 /// What the dual change just made possible (the δ that was smallest).
 enum Step {
-    /// δ1: the free vertices' duals reached zero: the matching is optimal.
-    Optimal,
+    /// δ1: an outer vertex's dual reached zero: a root's (its tree is done) or another's
+    /// (it becomes free instead of the root), or every root's (the matching is optimal).
+    Zero,
     /// δ2: this arc from an outer vertex to an unlabeled blossom became tight.
     Reach(Arc),
     /// δ3: this arc between two outer blossoms became tight.
@@ -107,8 +108,8 @@ pub(super) struct Solver<'g, W> {
     pub(super) best_to_slack: Vec<W>,
     /// Scratch: the label each vertex had in the trees being dissolved.
     pub(super) former_label: Vec<Label>,
-    /// The number of free vertices.
-    pub(super) free_count: usize,
+    /// The number of trees still growing (free vertices whose dual is not yet zero).
+    pub(super) active_roots: usize,
     pub(super) stats: Stats,
 }
 
@@ -152,18 +153,52 @@ impl<'g, W: Weight> Solver<'g, W> {
             best_to: vec![NONE; 2 * n],
             best_to_slack: vec![W::ZERO; 2 * n],
             former_label: vec![Label::Unlabeled; n],
-            free_count: n,
+            active_roots: n,
             stats: Stats::default(),
+        }
+    }
+
+    /// Starts from a given matching and vertex duals (doubled) instead of the empty matching:
+    /// the duals must be feasible and each matched edge tight (see [`super::Warm`]); no
+    /// blossoms. Free vertices whose dual is zero are already where an optimum can leave them.
+    pub(super) fn warm(&mut self, mates: &[Option<usize>], duals: &[W]) {
+        for v in 0..self.n {
+            self.dual[v] = duals[v];
+            if let Some(m) = mates[v] {
+                // The heaviest of parallel edges is the one that can be tight.
+                let arc = self
+                    .graph
+                    .arcs_from(v)
+                    .iter()
+                    .filter(|out| out.head == m)
+                    .max_by_key(|out| out.doubled_weight)
+                    .map(|out| out.arc)
+                    .expect("a matched pair is an edge");
+                self.mate[v] = arc;
+            }
+        }
+        // Roots must share the parity of their duals, so that the slack between two outer
+        // blossoms is even (δ3 halves it); raising a free vertex's dual keeps it feasible.
+        for v in 0..self.n {
+            if self.mate[v] == NONE
+                && self.dual[v].half().plus(self.dual[v].half()) != Some(self.dual[v])
+            {
+                self.dual[v] = add(self.dual[v], W::ONE);
+            }
         }
     }
 
     /// Grows the trees, augmenting whenever two meet, until the duals prove the matching
     /// optimal (δ1) or no vertex is free.
     pub(super) fn run(&mut self) {
+        self.active_roots = 0;
         for v in 0..self.n {
-            self.assign_label(v, Label::Outer, NONE);
+            if self.mate[v] == NONE && self.dual[v] > W::ZERO {
+                self.active_roots += 1;
+                self.assign_label(v, Label::Outer, NONE);
+            }
         }
-        while self.free_count > 0 {
+        while self.active_roots > 0 {
             if let Some(v) = self.queue.pop() {
                 // A vertex of a dissolved tree may wait here, no longer outer.
                 if self.label[self.top[v]] == Label::Outer {
@@ -175,7 +210,11 @@ impl<'g, W: Weight> Solver<'g, W> {
             self.change_duals(delta);
             self.stats.dual_changes += 1;
             match step {
-                Step::Optimal => break,
+                Step::Zero => {
+                    if self.settle_zero_duals() {
+                        break;
+                    }
+                }
                 Step::Reach(arc) | Step::Join(arc) => {
                     self.follow_tight_arc(arc);
                 }
@@ -273,7 +312,9 @@ impl<'g, W: Weight> Solver<'g, W> {
                 Label::Unlabeled => {
                     let slack = self.slack_from(dual_v, out);
                     if slack == W::ZERO {
-                        self.assign_label(w, Label::Inner, arc);
+                        if self.follow_tight_arc(arc) {
+                            return true;
+                        }
                     } else {
                         self.best[w].offer(arc, slack);
                     }
@@ -301,6 +342,15 @@ impl<'g, W: Weight> Solver<'g, W> {
             return false;
         }
         match self.label[bw] {
+            Label::Unlabeled if self.mate[self.base[bw]] == NONE => {
+                // A free vertex outside the trees (its dual is zero): an augmenting path.
+                let root = self.root[self.top[v]];
+                self.augment_to_free(arc);
+                self.stats.augmentations += 1;
+                self.active_roots -= 1;
+                self.dissolve_trees([root, root]);
+                true
+            }
             Label::Unlabeled => {
                 self.assign_label(w, Label::Inner, arc);
                 false
@@ -315,7 +365,7 @@ impl<'g, W: Weight> Solver<'g, W> {
                     let roots = [self.root[self.top[v]], self.root[self.top[w]]];
                     self.augment(arc);
                     self.stats.augmentations += 1;
-                    self.free_count -= 2;
+                    self.active_roots -= 2;
                     self.dissolve_trees(roots);
                     true
                 }
@@ -340,13 +390,14 @@ impl<'g, W: Weight> Solver<'g, W> {
 
     /// The least of the four bounds, and the least-slack slot it came from (δ2, δ3).
     fn least_bound(&self) -> (W, Step, Option<usize>) {
-        // δ1: the smallest vertex dual (the free vertices' one; none may go negative).
-        let mut delta = self.dual[..self.n]
-            .iter()
-            .copied()
+        // δ1: the smallest dual of an outer vertex (none may go negative). From the empty
+        // matching it is the free vertices' (all equal); from a given one it may be another's.
+        let mut delta = (0..self.n)
+            .filter(|&v| self.label[self.top[v]] == Label::Outer)
+            .map(|v| self.dual[v])
             .min()
-            .expect("the graph has vertices");
-        let mut step = Step::Optimal;
+            .expect("a tree is growing");
+        let mut step = Step::Zero;
         let mut slot = None;
         // δ2: the least slack of an arc from an outer vertex to an unlabeled blossom.
         for v in 0..self.n {
@@ -385,6 +436,34 @@ impl<'g, W: Weight> Solver<'g, W> {
             );
         }
         (delta, step, slot)
+    }
+
+    /// After δ1: the outer vertices whose dual is now zero. When every tree's root is among
+    /// them the matching is optimal (`true`). Otherwise each such root's tree is done (the
+    /// root stays free); if no root is, the first such vertex becomes free instead of its
+    /// root, whose tree is then done.
+    fn settle_zero_duals(&mut self) -> bool {
+        let zero: Vec<usize> = (0..self.n)
+            .filter(|&v| self.label[self.top[v]] == Label::Outer && self.dual[v] == W::ZERO)
+            .collect();
+        let is_root = |s: &Self, v: usize| s.label_arc[s.top[v]] == NONE && s.mate[v] == NONE;
+        let roots: Vec<usize> = zero.iter().copied().filter(|&v| is_root(self, v)).collect();
+        if roots.len() == self.active_roots {
+            return true;
+        }
+        if roots.is_empty() {
+            let x = zero[0];
+            let root = self.root[self.top[x]];
+            self.release(x);
+            self.active_roots -= 1;
+            self.dissolve_trees([root, root]);
+        } else {
+            for root in roots {
+                self.active_roots -= 1;
+                self.dissolve_trees([root, root]);
+            }
+        }
+        false
     }
 
     /// Outer vertices lose δ, inner ones gain δ; outer blossoms gain 2δ, inner ones lose 2δ.
