@@ -31,7 +31,8 @@ enum Command {
     Pgn(cmd::pgn::Args),
     /// Final standings of a tournament (TRF) with the C.07 tie-breaks.
     Standings(cmd::standings::Args),
-    /// Pairings: the round-robin Berger tables (C.05 Annex 1).
+    /// Pairings: the round-robin Berger tables (C.05 Annex 1), or the next round of a Swiss by
+    /// the FIDE Dutch system (C.04.3) with the command line of bbpPairings and JaVaFo.
     Pair(cmd::pair::Args),
 }
 

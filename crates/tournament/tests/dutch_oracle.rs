@@ -309,28 +309,8 @@ fn repository_vector(name: &str) -> (Tournament, u32) {
     )
 }
 
-/// Whether `dutch::pair` is still the placeholder that pairs nothing. Until the engine lands
-/// the pairing tests below only say so; remove this guard with the placeholder.
-fn pairing_engine_is_placeholder() -> bool {
-    let t = Tournament {
-        players: vec![Player::new(1, "A"), Player::new(2, "B")],
-        ..Tournament::default()
-    };
-    let placeholder = matches!(
-        dutch::pair(&t, 1),
-        Err(PairingError::NoLegalPairing(why)) if why == "the Dutch system is not built yet"
-    );
-    if placeholder {
-        eprintln!("dutch::pair is not built yet: the pairing comparison is skipped");
-    }
-    placeholder
-}
-
 #[test]
 fn c04_3_every_round_of_three_repository_vectors_equals_bbppairings() {
-    if pairing_engine_is_placeholder() {
-        return;
-    }
     for name in ["t0109", "t0114", "t0102"] {
         let (tournament, planned_rounds) = repository_vector(name);
         let checked = check_every_round(name, &tournament, planned_rounds, dutch::pair);

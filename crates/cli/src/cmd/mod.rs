@@ -4,6 +4,7 @@ pub mod bench;
 pub mod dead;
 pub mod inspect;
 pub mod pair;
+pub mod pair_dutch;
 pub mod perft;
 pub mod pgn;
 pub mod serve;
