@@ -5,10 +5,15 @@
 //! announced byes already entered) and pairs the players who are present and not yet paired
 //! in that round.
 
+mod bracket;
 mod brackets;
 mod colours;
+mod explain;
 mod facts;
 mod matcher;
+mod movers;
+mod pairer;
+mod remainder;
 mod weights;
 
 use std::fmt;
