@@ -101,21 +101,21 @@ try {
     await a.page.screenshot({ path: join(out, `tournaments-list-${tag}.png`), fullPage: true });
     // The player's page: their game of round 2 opens by itself once; the page is photographed
     // after coming back.
-    await a.page.goto(`${server.base}/tournaments/${id}`);
+    await a.page.goto(`${server.base}/tournament/${id}`);
     await a.page.waitForURL(/\/game\//, { timeout: 5000 }).catch(() => {});
-    await a.page.goto(`${server.base}/tournaments/${id}`);
+    await a.page.goto(`${server.base}/tournament/${id}`);
     await a.page.locator('[data-testid=standings] tbody tr').first().waitFor();
     await a.page.waitForTimeout(300);
     await a.page.screenshot({ path: join(out, `tournament-player-${tag}.png`), fullPage: true });
     await a.ctx.close();
     const d = await person(browser, { locale, viewport });
     await logIn(d.ctx, 'magnus');
-    await d.page.goto(`${server.base}/tournaments/${id}`);
+    await d.page.goto(`${server.base}/tournament/${id}`);
     await d.page.locator('[data-testid=console]').waitFor();
     await d.page.locator('[data-testid=explanation] summary').click();
     await d.page.waitForTimeout(300);
     await d.page.screenshot({ path: join(out, `tournament-director-${tag}.png`), fullPage: true });
-    await d.page.goto(`${server.base}/tournaments/new`);
+    await d.page.goto(`${server.base}/tournament/new`);
     await d.page.locator('[data-testid=t-more] summary').click();
     await d.page.screenshot({ path: join(out, `tournament-create-${tag}.png`), fullPage: true });
     await d.ctx.close();

@@ -59,7 +59,7 @@ test('a round robin: join, start, games open by themselves, results and a correc
   assert.deepEqual(await D.locator('[data-testid=t-tiebreaks] li').evaluateAll((l) => l.map((x) => x.dataset.tb)), ['DE', 'SB', 'WIN', 'KS'], 'round-robin tie-breaks');
   await shot(D, 'tournament-create-en');
   await D.locator('[data-testid=t-create]').click();
-  await D.waitForURL(/\/tournaments\/[A-Za-z0-9]+$/);
+  await D.waitForURL(/\/tournament\/[A-Za-z0-9]+$/);
   const id = tid(D.url());
   await waitFor(async () => (await text(D, '[data-testid=tournament-name]')) === 'Club round robin', 'the page of the tournament');
   assert.equal(await text(D, '[data-testid=tournament-status]'), 'Upcoming');
@@ -71,7 +71,7 @@ test('a round robin: join, start, games open by themselves, results and a correc
     const P = people[name].page;
     await P.goto(env.server.base + '/tournaments');
     await P.locator(`[data-testid=tournament-${id}]`).click();
-    await P.waitForURL(new RegExp(`/tournaments/${id}$`));
+    await P.waitForURL(new RegExp(`/tournament/${id}$`));
     assert.equal(await P.locator('[data-testid=console]').count(), 0, 'no console for a player');
     await P.locator('[data-testid=join-tournament]').click();
     await P.locator('[data-testid=registered]').waitFor();
@@ -92,7 +92,7 @@ test('a round robin: join, start, games open by themselves, results and a correc
   const black = people[byNo[board.black]].page;
   const resting = ['alice', 'bob', 'carol'].find((n) => n !== byNo[board.white] && n !== byNo[board.black]);
   for (const p of [white, black]) await p.waitForURL(new RegExp(`/game/${board.game}$`), { timeout: 10000 });
-  assert.match(people[resting].page.url(), new RegExp(`/tournaments/${id}$`), 'the player with the free round stays');
+  assert.match(people[resting].page.url(), new RegExp(`/tournament/${id}$`), 'the player with the free round stays');
   await white.locator('[data-testid=game-tournament]').waitFor();
   assert.match(await text(white, '[data-testid=game-tournament]'), /Club round robin/);
   await shot(white, 'tournament-game-opened-en');
@@ -119,10 +119,10 @@ test('a round robin: join, start, games open by themselves, results and a correc
   const r2 = t2.rounds[1].boards[0];
   const R2 = people[byNo[r2.white]].page;
   await R2.locator('[data-testid=back-to-tournament]').click();
-  await R2.waitForURL(new RegExp(`/tournaments/${id}$`));
+  await R2.waitForURL(new RegExp(`/tournament/${id}$`));
   await R2.locator('[data-testid=go-to-game]').waitFor();
   await R2.waitForTimeout(500);
-  assert.match(R2.url(), new RegExp(`/tournaments/${id}$`), 'stays on the tournament page');
+  assert.match(R2.url(), new RegExp(`/tournament/${id}$`), 'stays on the tournament page');
 
   // The director corrects round 1 to a draw: standings change on a player's page, live.
   await D.locator('[data-testid=console-result-round]').selectOption('1');
@@ -131,7 +131,7 @@ test('a round robin: join, start, games open by themselves, results and a correc
   await D.locator('[data-testid=console-set-result]').click();
   await waitFor(async () => (await text(D, '[data-testid=console-result-status]')) === 'Done.', 'correction done');
   const viewer = people[resting].page;
-  await viewer.goto(`${env.server.base}/tournaments/${id}`);
+  await viewer.goto(`${env.server.base}/tournament/${id}`);
   await viewer.locator('[data-testid=pairings] [data-round]').first().waitFor();
   await viewer.locator('.tabs [data-round="1"]').click();
   await waitFor(async () => (await text(viewer, '[data-testid=result-1-1]')) === '½–½', 'the corrected result');
@@ -148,7 +148,7 @@ test('a Swiss: errors from the server, the console is the director’s, players 
   const e = await person(env.browser);
   const E = e.page;
   await signUp(E, 'erik');
-  await E.goto(env.server.base + '/tournaments/new');
+  await E.goto(env.server.base + '/tournament/new');
   // A time control the server cannot read, then an untimed rated event: the server's words.
   await E.locator('[data-testid=tc-text]').fill('nonsense');
   await E.locator('[data-testid=t-create]').click();
@@ -161,7 +161,7 @@ test('a Swiss: errors from the server, the console is the director’s, players 
   // One click with the defaults (after a name): a 5-round Swiss.
   await E.locator('[data-testid=t-name]').fill('Friday Swiss');
   await E.locator('[data-testid=t-create]').click();
-  await E.waitForURL(/\/tournaments\/[A-Za-z0-9]+$/);
+  await E.waitForURL(/\/tournament\/[A-Za-z0-9]+$/);
   const id = tid(E.url());
   await waitFor(async () => (await text(E, '[data-testid=tournament-name]')) === 'Friday Swiss', 'created');
   const t = await api(`/api/tournaments/${id}`);
@@ -186,7 +186,7 @@ test('a Swiss: errors from the server, the console is the director’s, players 
   // Someone else sees no console, and the server refuses them anyway.
   const f = await person(env.browser);
   await signUp(f.page, 'fred');
-  await f.page.goto(`${env.server.base}/tournaments/${id}`);
+  await f.page.goto(`${env.server.base}/tournament/${id}`);
   await f.page.locator('[data-testid=tournament-name]').waitFor();
   assert.equal(await f.page.locator('[data-testid=console]').count(), 0);
   const refused = await f.page.evaluate(async (tid) => (await fetch(`/api/tournaments/${tid}/start`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, id);

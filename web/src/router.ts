@@ -1,6 +1,6 @@
 // The pages: the lobby at `/`, a game at `/game/{id}`, `/signup`, `/login`, `/account`, a
 // profile at `/@/{name}`, `/leaderboard`, the tournaments at `/tournaments`, the creation form
-// at `/tournaments/new` and a tournament at `/tournaments/{id}` (the server sends the page for
+// at `/tournament/new` and a tournament at `/tournament/{id}` (the server sends the page for
 // these paths).
 
 let onChange: (() => void) | null = null;
@@ -35,7 +35,8 @@ export function routeOf(pathname: string, search: string): Route {
   if (game) return { page: 'game', id: decodeURIComponent(game[1]) };
   const profile = /^\/@\/([^/?#]+)\/?$/.exec(pathname);
   if (profile) return { page: 'profile', name: decodeURIComponent(profile[1]), params };
-  const tournament = /^\/tournaments\/([^/?#]+)\/?$/.exec(pathname);
+  // `/tournament/{id}` is what the server serves; `/tournaments/{id}` is read too.
+  const tournament = /^\/tournaments?\/([^/?#]+)\/?$/.exec(pathname);
   if (tournament) {
     const tid = decodeURIComponent(tournament[1]);
     return tid === 'new' ? { page: 'tournament-new' } : { page: 'tournament', id: tid };
@@ -56,8 +57,11 @@ export function profilePath(name: string): string {
 }
 
 export function tournamentPath(id: string): string {
-  return `/tournaments/${encodeURIComponent(id)}`;
+  return `/tournament/${encodeURIComponent(id)}`;
 }
+
+/** The creation form (served by the server's `/tournament/{id}` route). */
+export const NEW_TOURNAMENT_PATH = '/tournament/new';
 
 /** Makes a link open its page in place; a middle or modified click still opens a new tab. */
 export function spaLink<T extends HTMLAnchorElement>(a: T): T {

@@ -1,4 +1,4 @@
-// `/tournaments/new`: the creation form. Every field has a default, so one click makes a usable
+// `/tournament/new`: the creation form. Every field has a default, so one click makes a usable
 // event (a 5-round Swiss, 5+3, rated, online, registration open, started by the director); the server
 // checks everything and its 4xx answer is shown as it is.
 

@@ -4,7 +4,7 @@ import { h } from './dom';
 import { tt, pt, fmt, digits, dateText } from './i18n';
 import { tournamentsApi, type TournamentSummary } from './tournaments-api';
 import { splitTournaments } from './tournament-logic';
-import { navigate, spaLink, tournamentPath } from './router';
+import { navigate, spaLink, tournamentPath, NEW_TOURNAMENT_PATH } from './router';
 import { currentUser } from './session';
 import { tournamentError as errorMessage } from './errors';
 import { nameLink } from './player-tag';
@@ -100,7 +100,7 @@ export function renderTournamentList(root: HTMLElement): () => void {
         { class: 'row wrap list-head' },
         h('h1', { class: 'page-title' }, w.tournaments),
         me
-          ? spaLink(h('a', { href: '/tournaments/new', class: 'button primary', 'data-testid': 'new-tournament' }, `+ ${w.newTournament}`))
+          ? spaLink(h('a', { href: NEW_TOURNAMENT_PATH, class: 'button primary', 'data-testid': 'new-tournament' }, `+ ${w.newTournament}`))
           : h('p', { class: 'login-prompt', 'data-testid': 'tournament-login-prompt' }, spaLink(h('a', { href: '/login' }, p.logIn)), ' · ', w.logInToCreate),
       ),
       errorBox,

@@ -72,7 +72,8 @@ export interface CrossCell {
   score: string;
 }
 
-const BYE_SCORE: Record<string, string> = { pairing_allocated: '1', full: '1', half: '½', zero: '0', free: '1' };
+// A round robin's free round (the player meeting the dummy number) scores nothing and is no game.
+const BYE_SCORE: Record<string, string> = { pairing_allocated: '1', full: '1', half: '½', zero: '0', free: '' };
 
 /** The crosstable in the given players' order: for each player, one cell per round. */
 export function crosstable(players: number[], rounds: TRound[]): Map<number, CrossCell[]> {

@@ -1,4 +1,4 @@
-// `/tournaments/{id}`: what the tournament is, join or withdraw, the players, the pairings of
+// `/tournament/{id}`: what the tournament is, join or withdraw, the players, the pairings of
 // every round with results and links to the games (and how the round was paired), the
 // standings with the tie-breaks, the crosstable and the exports; the director's console for the
 // director. Kept live by the tournament's socket (tournament-watch.ts), which also opens the
@@ -240,7 +240,7 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
           { class: `bye${b.player === mine ? ' mine' : ''}`, 'data-bye': b.player },
           h('td', {}),
           h('td', {}, playerName(byNo.get(b.player))),
-          h('td', { class: 'num result-cell' }, h('bdi', { dir: 'ltr' }, digits(pointsText(byeScore(s, b.kind))))),
+          h('td', { class: 'num result-cell' }, b.kind === 'free' ? '' : h('bdi', { dir: 'ltr' }, digits(pointsText(byeScore(s, b.kind))))),
           h('td', { class: 'muted bye-kind' }, w.byes[b.kind] ?? b.kind),
         ),
       ),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resultText, pointsText, tiebreakText, splitTournaments, boardOf, crosstable, scoresOf, myNo, newGameFor, explanationLines, localInputToMs } from './tournament-logic';
-import { routeOf } from './router';
+import { routeOf, tournamentPath } from './router';
 import { TOURNAMENTS_DICTS } from './i18n-tournaments';
 import type { TRound, TournamentSummary } from './tournaments-api';
 
@@ -105,8 +105,10 @@ describe('tournament pages', () => {
   it('routes_of_the_tournament_pages', () => {
     expect(routeOf('/tournaments', '')).toMatchObject({ page: 'tournaments' });
     expect(routeOf('/tournaments/', '')).toMatchObject({ page: 'tournaments' });
-    expect(routeOf('/tournaments/new', '')).toEqual({ page: 'tournament-new' });
+    expect(routeOf('/tournament/new', '')).toEqual({ page: 'tournament-new' });
+    expect(routeOf('/tournament/t1a2b3', '')).toEqual({ page: 'tournament', id: 't1a2b3' });
     expect(routeOf('/tournaments/t1a2b3', '')).toEqual({ page: 'tournament', id: 't1a2b3' });
+    expect(tournamentPath('t1a2b3')).toBe('/tournament/t1a2b3');
   });
   it('every_language_has_every_word_of_tournaments', () => {
     const keys = (o: object, prefix = ''): string[] =>
