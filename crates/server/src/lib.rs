@@ -44,6 +44,7 @@ pub mod games;
 pub mod lobby;
 pub mod profiles;
 pub mod ratings;
+pub mod tournaments;
 
 // The top: the web UI's files and the API document.
 mod assets;
@@ -145,6 +146,8 @@ pub struct AppState {
     pub accounts: Arc<accounts::Accounts>,
     /// Seeks and pools.
     pub lobby: Arc<lobby::Lobby>,
+    /// Tournaments.
+    pub tournaments: Arc<tournaments::Tournaments>,
     /// The cross-site check's accepted origins.
     pub origins: auth::csrf::Origins,
 }
@@ -152,6 +155,15 @@ pub struct AppState {
 impl AppState {
     /// The state over a hub's database, as `config` says (cookies, origins, limits, proxies).
     pub fn new(hub: Arc<Hub>, config: &Config) -> Self {
+        Self::with_tournaments(hub.clone(), tournaments::Tournaments::new(hub), config)
+    }
+
+    /// As [`AppState::new`], with the tournaments' registry given (the server restores it).
+    pub fn with_tournaments(
+        hub: Arc<Hub>,
+        tournaments: Arc<tournaments::Tournaments>,
+        config: &Config,
+    ) -> Self {
         let auth = auth::Auth::new(hub.store().pool().clone(), config.secure_cookies);
         let accounts = Arc::new(accounts::Accounts {
             auth: auth.clone(),
@@ -162,6 +174,7 @@ impl AppState {
         let public_origins = config.public_origins.clone();
         Self {
             lobby: lobby::Lobby::start(hub.clone()),
+            tournaments,
             hub,
             auth,
             accounts,
@@ -185,6 +198,7 @@ part_of_state!(Arc<Hub>, hub);
 part_of_state!(Arc<auth::Auth>, auth);
 part_of_state!(Arc<accounts::Accounts>, accounts);
 part_of_state!(Arc<lobby::Lobby>, lobby);
+part_of_state!(Arc<tournaments::Tournaments>, tournaments);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
@@ -195,6 +209,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(games::routes())
         .merge(lobby::routes())
         .merge(profiles::routes())
+        .merge(tournaments::routes())
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
     Router::new()
@@ -205,6 +220,8 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .route("/login", get(assets::index))
         .route("/account", get(assets::index))
         .route("/leaderboard", get(assets::index))
+        .route("/tournaments", get(assets::index))
+        .route("/tournament/{id}", get(assets::index))
         .route("/assets/{*path}", get(assets::asset))
         .merge(api)
         .fallback(assets::fallback)
@@ -226,6 +243,7 @@ pub struct Running {
     stop: watch::Sender<bool>,
     task: JoinHandle<Result<(), std::io::Error>>,
     hub: Arc<Hub>,
+    tournaments: Arc<tournaments::Tournaments>,
 }
 
 impl Running {
@@ -242,6 +260,7 @@ impl Running {
     /// Stop accepting, let requests in flight finish, close the database.
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
+        self.tournaments.shutdown();
         self.hub.shutdown().await;
         match tokio::time::timeout(Duration::from_secs(10), self.task).await {
             Ok(Ok(Err(e))) => tracing::warn!(error = %e, "server stopped with an error"),
@@ -309,7 +328,8 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
         })?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = watch::channel(false);
-    let state = AppState::new(hub.clone(), &config);
+    let tournaments = tournaments::Tournaments::new(hub.clone());
+    let state = AppState::with_tournaments(hub.clone(), tournaments.clone(), &config);
     let router =
         app(state, config.max_body_bytes).into_make_service_with_connect_info::<SocketAddr>();
     let hub2 = hub.clone();
@@ -333,11 +353,20 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
             Err(e) => tracing::error!(error = %e, "cannot restore running games"),
         }
     });
+    // Tournaments resume their timers (start, default time, pause between rounds).
+    let tournaments2 = tournaments.clone();
+    tokio::spawn(async move {
+        match tournaments2.restore().await {
+            Ok(n) => tracing::info!(restored = n, "tournaments restored"),
+            Err(e) => tracing::error!(error = %e, "cannot restore tournaments"),
+        }
+    });
     Ok(Running {
         addr,
         stop,
         task,
         hub,
+        tournaments,
     })
 }
 

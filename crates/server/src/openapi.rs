@@ -32,6 +32,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     doc.merge(crate::games::GamesApi::openapi());
     doc.merge(crate::lobby::LobbyApi::openapi());
     doc.merge(crate::profiles::ProfilesApi::openapi());
+    doc.merge(crate::tournaments::TournamentsApi::openapi());
     doc
 }
 
