@@ -57,9 +57,11 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   const pRating = h('input', { type: 'number', id: uid('pr'), min: 0, max: 4000, inputmode: 'numeric', 'data-testid': 'console-player-rating' });
   const pTitle = h('input', { type: 'text', id: uid('pt'), maxlength: 3, class: 'short', dir: 'ltr', 'data-testid': 'console-player-title' });
   const pFed = h('input', { type: 'text', id: uid('pf'), maxlength: 3, class: 'short', dir: 'ltr', 'data-testid': 'console-player-fed' });
+  // The server checks every field (its errors are shown); the browser's own checks would stop
+  // the request without saying why in the page's language.
   const addForm = h(
     'form',
-    { class: 'row wrap console-row' },
+    { class: 'row wrap console-row', novalidate: true },
     labelled(w.addPlayerName, pName),
     labelled(w.rating, pRating),
     labelled(w.title, pTitle),
@@ -88,7 +90,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   const rBoard = select('console-result-board');
   const rResult = select('console-result-value');
   fill(rResult, RESULTS.map((r) => [r, digits(resultText(r))]));
-  const resultForm = h('form', { class: 'row wrap console-row' }, labelled(w.byeRound, rRound), labelled(w.board, rBoard), labelled(w.result, rResult), h('button', { type: 'submit', 'data-testid': 'console-set-result' }, w.set));
+  const resultForm = h('form', { class: 'row wrap console-row', novalidate: true }, labelled(w.byeRound, rRound), labelled(w.board, rBoard), labelled(w.result, rResult), h('button', { type: 'submit', 'data-testid': 'console-set-result' }, w.set));
   const results = section(w.correctResult, 'console-result', resultForm);
   resultForm.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -113,7 +115,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   const penSeconds = h('input', { type: 'number', id: uid('ps'), min: 1, max: 3600, value: 120, inputmode: 'numeric', 'data-testid': 'console-penalty-seconds' });
   const penSecondsField = labelled(w.seconds, penSeconds);
   penKind.addEventListener('change', () => (penSecondsField.hidden = penKind.value === 'declare_lost'));
-  const penForm = h('form', { class: 'row wrap console-row' }, labelled(w.penaltyGame, penBoard), labelled(w.penaltyPlayer, penPlayer), labelled(w.penaltyKind, penKind), penSecondsField, h('button', { type: 'submit', 'data-testid': 'console-apply-penalty' }, w.apply));
+  const penForm = h('form', { class: 'row wrap console-row', novalidate: true }, labelled(w.penaltyGame, penBoard), labelled(w.penaltyPlayer, penPlayer), labelled(w.penaltyKind, penKind), penSecondsField, h('button', { type: 'submit', 'data-testid': 'console-apply-penalty' }, w.apply));
   const penalties = section(w.penalties, 'console-penalty', h('p', { class: 'help' }, w.penaltiesHelp), penForm);
   penForm.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -147,7 +149,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
     ['full', w.byes.full],
     ['zero', w.byes.zero],
   ]);
-  const byeForm = h('form', { class: 'row wrap console-row' }, labelled(w.player, bPlayer), labelled(w.byeRound, bRound), labelled(w.byeKind, bKind), h('button', { type: 'submit', 'data-testid': 'console-grant-bye' }, w.grant));
+  const byeForm = h('form', { class: 'row wrap console-row', novalidate: true }, labelled(w.player, bPlayer), labelled(w.byeRound, bRound), labelled(w.byeKind, bKind), h('button', { type: 'submit', 'data-testid': 'console-grant-bye' }, w.grant));
   const byes = section(w.grantBye, 'console-bye', byeForm);
   byeForm.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -158,7 +160,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   // ---- Forbidden pairings ----
   const fA = select('console-forbid-a');
   const fB = select('console-forbid-b');
-  const forbidForm = h('form', { class: 'row wrap console-row' }, labelled(w.player, fA), h('span', { class: 'vs', 'aria-hidden': 'true' }, '×'), labelled(w.player, fB), h('button', { type: 'submit', 'data-testid': 'console-forbid' }, w.forbid));
+  const forbidForm = h('form', { class: 'row wrap console-row', novalidate: true }, labelled(w.player, fA), h('span', { class: 'vs', 'aria-hidden': 'true' }, '×'), labelled(w.player, fB), h('button', { type: 'submit', 'data-testid': 'console-forbid' }, w.forbid));
   const forbid = section(w.forbidPairing, 'console-forbid-part', h('p', { class: 'help' }, w.forbidHelp), forbidForm);
   forbidForm.addEventListener('submit', (e) => {
     e.preventDefault();
