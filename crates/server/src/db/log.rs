@@ -288,7 +288,10 @@ fn event_row(r: &AnyRow) -> Result<EventRow, StoreError> {
     get().map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-pub(super) async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), sqlx::Error> {
+pub(super) async fn insert_game(
+    conn: &mut sqlx::AnyConnection,
+    g: &GameRow,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO games (id, created_at, updated_at, spec, time_control, variant, \
          white_hash, black_hash, status, result, termination, last_seq, computer, \

@@ -23,10 +23,8 @@ pub use log::{
     game_row, rating, with_rating_diffs, Committed, EventRow, GameRow, GameUpdate, PlayersRow,
     RateFn, RatedEnd, RatingRow, Write,
 };
-pub use tournaments::{
-    PairingRow, TournamentEventRow, TournamentRow, TournamentWrite,
-};
 use migrations::Embedded;
+pub use tournaments::{PairingRow, TournamentEventRow, TournamentRow, TournamentWrite};
 use writer::{checkpointer, writer_loop, Job};
 
 /// When an SQLite commit waits for the disk (PostgreSQL keeps its own `synchronous_commit`).

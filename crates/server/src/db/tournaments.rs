@@ -75,7 +75,10 @@ pub(super) async fn commit(
     tx: &mut sqlx::AnyConnection,
     w: &TournamentWrite,
 ) -> Result<(), sqlx::Error> {
-    let now = w.events.last().map_or_else(super::now_unix_ms, |e| e.created_at);
+    let now = w
+        .events
+        .last()
+        .map_or_else(super::now_unix_ms, |e| e.created_at);
     if let Some(t) = &w.create {
         sqlx::query(
             "INSERT INTO tournaments (id, created_at, updated_at, director, name, status, \

@@ -757,7 +757,9 @@ impl GameActor {
 
     /// The arbiter's action, stored and published like a player's.
     async fn arbiter(&mut self, action: ArbiterAction) -> ApiResult<i64> {
-        let t = self.now_t().max(self.referee.game().last_event_at().unwrap_or(0));
+        let t = self
+            .now_t()
+            .max(self.referee.game().last_event_at().unwrap_or(0));
         let n0 = self.referee.event_count();
         let ply0 = self.referee.ply();
         // A flag that fell before the arbiter acts ends the game first (Art. 6.9).
