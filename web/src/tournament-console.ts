@@ -174,7 +174,7 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
     const boards = (r?.boards ?? []).filter((b) => !runningOnly || (b.game && !b.result));
     fill(
       sel,
-      boards.map((b) => [String(b.board), `${digits(String(b.board))}: ${byNo.get(b.white) ?? b.white} – ${byNo.get(b.black) ?? b.black}${b.result ? ` (${resultText(b.result)})` : ''}`]),
+      boards.map((b) => [String(b.board), `${digits(String(b.board))}: ${byNo.get(b.white) ?? b.white} – ${byNo.get(b.black) ?? b.black}${b.result ? ` (${digits(resultText(b.result))})` : ''}`]),
     );
   }
 

@@ -229,7 +229,9 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
             { class: 'num result-cell', 'data-testid': `result-${round.round}-${p.board}` },
             p.game
               ? spaLink(h('a', { href: `/game/${encodeURIComponent(p.game)}`, class: p.result ? 'game-link' : 'game-link live', title: w.game, 'data-testid': `game-link-${round.round}-${p.board}` }, p.result ? h('bdi', { dir: 'ltr' }, digits(resultText(p.result))) : `▶ ${w.pending}`))
-              : h('bdi', { dir: 'ltr' }, digits(resultText(p.result))),
+              : p.result
+                ? h('bdi', { dir: 'ltr' }, digits(resultText(p.result)))
+                : h('span', { class: 'muted' }, w.pending),
           ),
           h('td', { class: 'black-cell' }, playerName(byNo.get(p.black))),
         ),
