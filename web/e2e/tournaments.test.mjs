@@ -194,6 +194,14 @@ test('a Swiss: errors from the server, the console is the director’s, players 
   await f.page.goto(`${env.server.base}/tournament/${id}`);
   await f.page.locator('[data-testid=tournament-name]').waitFor();
   assert.equal(await f.page.locator('[data-testid=console]').count(), 0);
+  // Fred joins, then withdraws (a second click confirms): he is out before the start.
+  await f.page.locator('[data-testid=join-tournament]').click();
+  await f.page.locator('[data-testid=registered]').waitFor();
+  await f.page.locator('[data-testid=withdraw-tournament]').click();
+  assert.equal(await text(f.page, '[data-testid=withdraw-tournament]'), 'Really withdraw?');
+  await f.page.locator('[data-testid=withdraw-tournament]').click();
+  await f.page.locator('[data-testid=join-tournament]').waitFor();
+  assert.equal(await f.page.locator('[data-testid=registered]').count(), 0);
   const refused = await f.page.evaluate(async (tid) => (await fetch(`/api/tournaments/${tid}/start`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, id);
   assert.equal(refused, 403);
   // Start: Anna and Bořek meet, Cyril has his bye; results typed by the director.

@@ -120,7 +120,16 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
     if (me && (!myself || myself.withdrawn) && registrationOpen) {
       action = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-tournament', onclick: () => void act(() => tournamentsApi.register(id)) }, w.join);
     } else if (me && myself && !myself.withdrawn && s.status !== 'finished') {
-      action = h('button', { type: 'button', class: 'danger', 'data-testid': 'withdraw-tournament', onclick: () => void act(() => tournamentsApi.withdraw(id)) }, w.withdraw);
+      // Withdrawing asks once more (the second click withdraws).
+      const btn = h('button', { type: 'button', class: 'danger', 'data-testid': 'withdraw-tournament' }, w.withdraw);
+      btn.addEventListener('click', () => {
+        if (btn.dataset.confirm) void act(() => tournamentsApi.withdraw(id));
+        else {
+          btn.dataset.confirm = '1';
+          btn.textContent = w.confirmWithdraw;
+        }
+      });
+      action = btn;
     }
     const facts: [string, Node | string][] = [
       [w.system, w.systems[String(s.settings.system)] ?? String(s.settings.system ?? '')],
