@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, person, clickMove, moveList, waitFor, shot } from './harness.mjs';
+import { useServerAndBrowser, person, clickMove, moveList, clockMs, waitFor, shot } from './harness.mjs';
 
 const env = useServerAndBrowser();
 const PASSWORD = 'correct horse battery';
@@ -119,6 +119,21 @@ test('a round robin: join, start, games open by themselves, results and a correc
   for (const b of t2.rounds[1].boards) {
     for (const no of [b.white, b.black]) await people[byNo[no]].page.waitForURL(new RegExp(`/game/${b.game}$`), { timeout: 10000 });
   }
+  // An Art. 12.9 penalty from the console: two minutes added to White's clock of board 1.
+  const pen = t2.rounds[1].boards[0];
+  const penWhite = people[byNo[pen.white]].page;
+  await D.locator('[data-testid=console-penalty-board]').selectOption(String(pen.board));
+  await D.locator('[data-testid=console-penalty-player]').selectOption('white');
+  await D.locator('[data-testid=console-penalty-kind]').selectOption('add_time');
+  await D.locator('[data-testid=console-penalty-seconds]').fill('120');
+  await D.locator('[data-testid=console-apply-penalty]').click();
+  await waitFor(async () => (await text(D, '[data-testid=console-penalty-status]')) === 'Done.', 'penalty applied');
+  await waitFor(async () => (await clockMs(penWhite, 'white')) > 10 * 60_000, 'white has more than the base time');
+  // A second penalty with no seconds is refused by the server, in words.
+  await D.locator('[data-testid=console-penalty-seconds]').fill('0');
+  await D.locator('[data-testid=console-apply-penalty]').click();
+  await waitFor(async () => (await text(D, '[data-testid=console-penalty-status]')) === 'A time penalty is from 1 to 3600 seconds.', 'bad penalty');
+
   // Back on the tournament's page, a player is not sent to the game again, but has a link.
   const r2 = t2.rounds[1].boards[0];
   const R2 = people[byNo[r2.white]].page;
