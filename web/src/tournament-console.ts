@@ -182,11 +182,14 @@ export function directorConsole(id: string, changed: () => void): { el: HTMLElem
   const parts = h('div', { class: 'console-parts' }, results.el, add.el, penalties.el, withdraw.el, byes.el, forbid.el);
   // The rarer actions fold away (the choice is remembered).
   const more = h('details', { class: 'console-more', 'data-testid': 'console-more' }, h('summary', {}, w.moreActions), parts);
+  // Open by default on a wide screen; on a phone the pairings come first.
+  let stored: string | null = null;
   try {
-    more.open = localStorage.getItem('arbiter.console.open') !== '0';
+    stored = localStorage.getItem('arbiter.console.open');
   } catch {
-    more.open = true;
+    /* private mode */
   }
+  more.open = stored !== null ? stored !== '0' : window.innerWidth > 820;
   more.addEventListener('toggle', () => {
     try {
       localStorage.setItem('arbiter.console.open', more.open ? '1' : '0');
