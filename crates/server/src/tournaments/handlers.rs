@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -86,8 +87,9 @@ pub async fn get_tournament(
 /// A paired round with its pairing explanation.
 pub async fn get_round(
     State(t): State<Arc<Tournaments>>,
-    Path((id, round)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
 ) -> ApiResult<Json<RoundView>> {
+    let Path((id, round)) = path?;
     let s = t.snapshot(&id).await?;
     let r = s
         .state
@@ -319,8 +321,9 @@ pub async fn registration(
 pub async fn withdraw_player(
     State(t): State<Arc<Tournaments>>,
     who: LoggedIn,
-    Path((id, no)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
 ) -> ApiResult<Json<TournamentView>> {
+    let Path((id, no)) = path?;
     Ok(Json(view(
         &act(&t, &who, &id, Action::WithdrawPlayer(no)).await?.0,
     )))
@@ -335,8 +338,9 @@ pub async fn withdraw_player(
 pub async fn readmit_player(
     State(t): State<Arc<Tournaments>>,
     who: LoggedIn,
-    Path((id, no)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
 ) -> ApiResult<Json<TournamentView>> {
+    let Path((id, no)) = path?;
     Ok(Json(view(
         &act(&t, &who, &id, Action::Readmit(no)).await?.0,
     )))
@@ -384,9 +388,10 @@ pub async fn forbid(
 pub async fn set_result(
     State(t): State<Arc<Tournaments>>,
     who: LoggedIn,
-    Path((id, round, board)): Path<(String, u32, u32)>,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
     JsonBody(req): JsonBody<ResultRequest>,
 ) -> ApiResult<Json<TournamentView>> {
+    let Path((id, round, board)) = path?;
     let action = Action::SetResult {
         round,
         board,
@@ -405,9 +410,10 @@ pub async fn set_result(
 pub async fn penalty(
     State(t): State<Arc<Tournaments>>,
     who: LoggedIn,
-    Path((id, round, board)): Path<(String, u32, u32)>,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
     JsonBody(req): JsonBody<PenaltyRequest>,
 ) -> ApiResult<Json<PenaltyDone>> {
+    let Path((id, round, board)) = path?;
     match act(&t, &who, &id, Action::Penalty { round, board, req }).await? {
         (_, Outcome::Penalty(done)) => Ok(Json(done)),
         _ => Err(AppError::Internal("no penalty".into())),
