@@ -59,7 +59,6 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
         h('div', { class: 'card narrow', 'data-testid': 'no-such-tournament' }, h('h2', {}, missing ? w.notFound : errorMessage(err)), spaLink(h('a', { href: '/tournaments' }, w.tournaments))),
       );
     });
-  void watch.refresh();
 
   function show(s: Tournament): void {
     const first = state === null;
