@@ -205,6 +205,18 @@ XXC white1\n\
 }
 
 #[test]
+fn a_finished_tournament_has_no_next_round() {
+    let dir = scratch("finished");
+    let text = std::fs::read_to_string(data("t0109.trf")).unwrap();
+    let input = dir.join("t0109-xxr.trf");
+    std::fs::write(&input, format!("{text}\rXXR 7\r")).unwrap();
+    let (out, err, code) = arbiter(&["pair", "--dutch", path(&input), "-p"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.is_empty());
+    assert!(err.contains("all 7 rounds (XXR) are paired"), "{err}");
+}
+
+#[test]
 fn berger_still_works_and_options_of_one_system_are_refused_with_the_other() {
     let (out, err, code) = arbiter(&["pair", "--berger", "4"]);
     assert_eq!(code, 0, "{err}");

@@ -156,6 +156,12 @@ fn pair_next_round(
     explain: bool,
 ) -> Result<ExitCode> {
     let round = tournament.rounds_paired() + 1;
+    if let Some(planned) = tournament.planned_rounds.filter(|&planned| round > planned) {
+        eprintln!(
+            "arbiter: {name}: all {planned} rounds (XXR) are paired; no round {round} to pair"
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     let mut cut = tournament.cut_after(round - 1);
     if cut.planned_rounds.is_none() {
         eprintln!(
