@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use arbiter_tournament::matching::{
     max_weight_matching, max_weight_matching_warm, max_weight_max_cardinality_matching, solve,
-    Cardinality, FixedUint, Solution, Stats, Warm, Weight,
+    Cardinality, FixedUint, IncrementalMatching, Solution, Stats, Warm, Weight,
 };
 
 type U192 = FixedUint<3>;
@@ -790,6 +790,68 @@ fn warm_starts_after_changes_at_a_few_vertices_reach_the_optimum() {
                         };
                         weights[v][j] = w;
                         weights[j][v] = w;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The incremental matching over chains of changes on random complete graphs: after each
+/// change of the edges at one or two vertices (raised, lowered, removed), the same weight as
+/// a cold start.
+#[test]
+#[allow(clippy::needless_range_loop)] // a symmetric matrix is clearer indexed
+fn incremental_matching_stays_optimal_over_chains_of_changes() {
+    let mut rng = Rng(0x0016_c4e1_7a1b);
+    for round in 0..2_000 {
+        let n = 2 + rng.below(if round % 10 == 0 { 30 } else { 10 }) as usize;
+        let mut m = IncrementalMatching::<u64>::new(n);
+        let mut weights = vec![vec![0u64; n]; n];
+        let density = [30, 70, 100][round % 3];
+        for i in 0..n {
+            for j in i + 1..n {
+                if rng.chance(density) {
+                    let w = 1 + rng.below(30);
+                    weights[i][j] = w;
+                    weights[j][i] = w;
+                    m.set_weight(i, j, w);
+                }
+            }
+        }
+        for step in 0..10 {
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if weights[i][j] > 0 {
+                        edges.push((i, j, weights[i][j]));
+                    }
+                }
+            }
+            let mates = m.solve().to_vec();
+            let cold = max_weight_matching(n, &edges);
+            assert_eq!(
+                total_weight(n, &edges, &mates),
+                total_weight(n, &edges, &cold),
+                "graph {round}, step {step}"
+            );
+            for _ in 0..1 + rng.below(2) {
+                let v = rng.below(n as u64) as usize;
+                for j in 0..n {
+                    if j != v && rng.chance(40) {
+                        let w = match rng.below(4) {
+                            0 => 0,
+                            1 => weights[v][j] + 1 + rng.below(20),
+                            2 => weights[v][j].saturating_sub(1 + rng.below(20)),
+                            _ => 1 + rng.below(50),
+                        };
+                        weights[v][j] = w;
+                        weights[j][v] = w;
+                        if rng.chance(50) {
+                            m.set_weight(v, j, w);
+                        } else {
+                            m.set_weight(j, v, w);
+                        }
                     }
                 }
             }

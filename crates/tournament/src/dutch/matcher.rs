@@ -1,26 +1,22 @@
 //! The weighted graph of the players still to pair, solved again after each change.
 
-use crate::matching::{max_weight_matching_warm, Warm};
+use crate::matching::IncrementalMatching;
 
 use super::weights::Wide;
 
-/// The current weights between the players (by their place in the score order) and the
-/// pairs already decided.
+/// The current weights between the players (by their place in the score order), the pairs
+/// already decided and the latest matching.
 pub(super) struct Matcher<W> {
     n: usize,
-    /// Lower triangle: the weight of `{i, j}`, `i < j`, at `j (j − 1) / 2 + i`; zero means
-    /// the two may not be paired.
-    weights: Vec<W>,
-    /// The partner of each vertex in a decided pair.
-    fixed: Vec<Option<usize>>,
+    graph: IncrementalMatching<W>,
+    /// Whether each vertex is in a decided pair.
+    fixed: Vec<bool>,
     /// The latest matching: each vertex's mate, itself when unmatched.
     mates: Vec<usize>,
-    /// The latest optimum's vertex duals (doubled, blossoms spread over their vertices): the
-    /// next computation starts from them and the latest matching.
-    duals: Vec<W>,
-    /// Vertices whose edges changed since the latest computation.
-    dirty: Vec<bool>,
-    /// The number of matchings computed (for the explanation and benchmarks).
+    /// Whether the latest matching is still optimal for the current weights (no change since
+    /// it was computed, or only changes that provably keep it optimal).
+    clean: bool,
+    /// The number of matchings computed.
     pub solves: usize,
 }
 
@@ -29,97 +25,93 @@ impl<W: Wide> Matcher<W> {
     pub fn new(n: usize) -> Matcher<W> {
         Matcher {
             n,
-            weights: vec![W::ZERO; n * n.saturating_sub(1) / 2],
-            fixed: vec![None; n],
+            graph: IncrementalMatching::new(n),
+            fixed: vec![false; n],
             mates: (0..n).collect(),
-            duals: vec![W::ZERO; n],
-            dirty: vec![true; n],
+            clean: false,
             solves: 0,
         }
     }
 
-    fn index(i: usize, j: usize) -> usize {
-        let (i, j) = if i < j { (i, j) } else { (j, i) };
-        j * (j - 1) / 2 + i
-    }
-
-    /// Sets the weight of `{i, j}`.
+    /// Sets the weight of `{i, j}` (zero: may not be paired).
     pub fn set(&mut self, i: usize, j: usize, weight: W) {
-        debug_assert!(i != j);
-        self.weights[Self::index(i, j)] = weight;
-        self.dirty[i] = true;
+        debug_assert!(i != j && !self.fixed[i] && !self.fixed[j]);
+        self.graph.set_weight(i, j, weight);
+        self.clean = false;
     }
 
-    /// Decides the pair `{i, j}`: both leave the graph.
-    pub fn fix(&mut self, i: usize, j: usize) {
-        self.fixed[i] = Some(j);
-        self.fixed[j] = Some(i);
-        self.mates[i] = j;
-        self.mates[j] = i;
-    }
-
-    /// Computes a matching of the largest weight among the vertices not yet fixed (a fixed
-    /// pair outweighs anything its two vertices could do otherwise, so leaving them out gives
-    /// the same optimum for the others), starting from the latest one: only the edges at the
-    /// vertices changed since then need work (about n² instead of n³).
-    pub fn solve(&mut self) -> &[usize] {
-        self.solves += 1;
-        let free: Vec<usize> = (0..self.n).filter(|&v| self.fixed[v].is_none()).collect();
-        let mut place = vec![usize::MAX; self.n];
-        for (a, &v) in free.iter().enumerate() {
-            place[v] = a;
-        }
-        let mut edges = Vec::new();
-        let mut heaviest = W::ZERO;
-        for (b, &j) in free.iter().enumerate() {
-            let row = j * j.saturating_sub(1) / 2;
-            for (a, &i) in free[..b].iter().enumerate() {
-                let w = self.weights[row + i];
-                if !w.is_zero() {
-                    edges.push((a, b, w));
-                    heaviest = heaviest.max(w);
+    /// Sets the weights of edges at `v`. When the latest matching was optimal and the edge
+    /// to `v`'s mate gains at least as much as any other edge at `v` (and does not lose), it
+    /// stays optimal, and the next [`Self::solve`] has nothing to do: any other matching
+    /// gains at most that much.
+    pub fn set_row(&mut self, v: usize, row: &[(usize, W)]) {
+        let was_clean = self.clean;
+        let mate = self.mates[v];
+        let mut keeps = was_clean;
+        if keeps {
+            // The mate's gain (zero when `v` is unmatched), and the largest other gain.
+            let gain = |old: W, new: W| -> (bool, W) {
+                if new >= old {
+                    (true, new.sub(old))
+                } else {
+                    (false, old.sub(new))
+                }
+            };
+            let mut mate_gain = (true, W::ZERO);
+            for &(j, w) in row {
+                if j == mate {
+                    mate_gain = gain(self.graph.weight(v, j), w);
                 }
             }
-        }
-        let doubled = heaviest.add(heaviest);
-        // Raise the duals of changed vertices where an edge needs it (their other edges only
-        // gain slack); a dual far above the weights (they only ever drift up) means a
-        // fresh start, which is also the first computation's.
-        let mut duals: Vec<W> = free.iter().map(|&v| self.duals[v]).collect();
-        let fresh = duals.iter().any(|&d| d > doubled.add(doubled));
-        if fresh {
-            duals = vec![heaviest; free.len()];
-        } else {
-            for &(a, b, w) in &edges {
-                let (i, j) = (free[a], free[b]);
-                for (x, y) in [(a, b), (b, a)] {
-                    let v = free[x];
-                    if self.dirty[v] && (v == i || v == j) {
-                        let need = w.add(w);
-                        if duals[x].add(duals[y]) < need {
-                            duals[x] = need.sub(duals[y]);
-                        }
-                        break;
+            if !mate_gain.0 {
+                keeps = false;
+            }
+            for &(j, w) in row {
+                if keeps && j != mate {
+                    let (up, by) = gain(self.graph.weight(v, j), w);
+                    if up && by > mate_gain.1 {
+                        keeps = false;
                     }
                 }
             }
         }
-        let mates: Vec<Option<usize>> = if fresh {
-            vec![None; free.len()]
-        } else {
-            free.iter()
-                .map(|&v| {
-                    let m = self.mates[v];
-                    (m != v && self.fixed[m].is_none()).then(|| place[m])
-                })
-                .collect()
-        };
-        let start = Warm { mates, duals };
-        let result = max_weight_matching_warm(free.len(), &edges, &start);
-        for (a, &v) in free.iter().enumerate() {
-            self.mates[v] = result.mates[a].map_or(v, |b| free[b]);
-            self.duals[v] = result.duals[a];
-            self.dirty[v] = false;
+        for &(j, w) in row {
+            self.set(v, j, w);
+        }
+        self.clean = keeps;
+    }
+
+    /// Decides the pair `{i, j}`, matched in the latest matching: their other edges go (a
+    /// decided pair outweighs anything its two players could do otherwise, so the optimum
+    /// for the others is the same as without them).
+    pub fn fix(&mut self, i: usize, j: usize) {
+        debug_assert_eq!(self.mates[i], j);
+        let clean = self.clean;
+        for v in 0..self.n {
+            if v != i && v != j && !self.fixed[v] {
+                for x in [i, j] {
+                    if !self.graph.weight(x, v).is_zero() {
+                        self.graph.set_weight(x, v, W::ZERO);
+                    }
+                }
+            }
+        }
+        self.clean = clean;
+        self.fixed[i] = true;
+        self.fixed[j] = true;
+        // Only unmatched edges lost weight: the matching stays optimal if it was.
+    }
+
+    /// Computes a matching of the largest weight, starting from the latest one: only the
+    /// edges at the vertices changed since then need work.
+    pub fn solve(&mut self) -> &[usize] {
+        if self.clean {
+            return &self.mates;
+        }
+        self.clean = true;
+        self.solves += 1;
+        for (v, mate) in self.graph.solve().iter().enumerate() {
+            self.mates[v] = mate.unwrap_or(v);
         }
         &self.mates
     }

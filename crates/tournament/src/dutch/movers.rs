@@ -40,12 +40,11 @@ impl<W: Wide> Pairer<'_, W> {
             left -= 1;
             if !br.is_resident(br.mates[pv]) {
                 // Can this one be paired here without loss? Prefer it, and see.
-                for o in br.movers..br.end {
-                    let w = br.base[o][p];
-                    if !w.is_zero() {
-                        self.matcher.set(pv, br.players[o], w.add(W::ONE));
-                    }
-                }
+                let row: Vec<(usize, W)> = (br.movers..br.end)
+                    .filter(|&o| !br.base[o][p].is_zero())
+                    .map(|o| (br.players[o], br.base[o][p].add(W::ONE)))
+                    .collect();
+                self.matcher.set_row(pv, &row);
                 br.mates = self.matcher.solve().to_vec();
             }
             if br.is_resident(br.mates[pv]) {
@@ -76,6 +75,7 @@ impl<W: Wide> Pairer<'_, W> {
                 continue;
             }
             let mut addend = br.players.len() as u64;
+            let mut row = Vec::new();
             for o in (br.movers..br.end).rev() {
                 let ov = br.players[o];
                 if matched[ov] {
@@ -83,10 +83,11 @@ impl<W: Wide> Pairer<'_, W> {
                 }
                 let w = br.base[o][p];
                 if !w.is_zero() {
-                    self.matcher.set(pv, ov, w.add(W::small(addend)));
+                    row.push((ov, w.add(W::small(addend))));
                     addend += 1;
                 }
             }
+            self.matcher.set_row(pv, &row);
             br.mates = self.matcher.solve().to_vec();
             let m = br.mates[pv];
             matched[m] = true;

@@ -182,6 +182,7 @@ impl<W: Wide> Pairer<'_, W> {
                 continue;
             }
             let mut addend = 0u64;
+            let mut row = Vec::new();
             for &o in rem.players.iter().rev() {
                 let ov = br.players[o];
                 if o <= r || matched[ov] {
@@ -189,10 +190,11 @@ impl<W: Wide> Pairer<'_, W> {
                 }
                 let w = br.base[o][r];
                 if !w.is_zero() {
-                    self.matcher.set(pv, ov, w.add(W::small(addend)));
+                    row.push((ov, w.add(W::small(addend))));
                 }
                 addend += 1;
             }
+            self.matcher.set_row(pv, &row);
             br.mates = self.matcher.solve().to_vec();
             let m = br.mates[pv];
             matched[pv] = true;

@@ -77,6 +77,8 @@ pub(super) struct Graph<W> {
     /// each with its head and weight at hand (scanning reads them in sequence).
     out_start: Vec<usize>,
     out: Vec<Out<W>>,
+    /// Where each arc sits in `out` (to change a weight in place).
+    slot: Vec<usize>,
 }
 
 /// An arc as seen from its tail.
@@ -86,6 +88,9 @@ pub(super) struct Out<W> {
     pub(super) head: usize,
     /// Twice the weight (with the cardinality bonus).
     pub(super) doubled_weight: W,
+    /// Whether the weight is not zero (an arc of weight zero is never used; a flag because
+    /// comparing a wide weight with zero is not free).
+    pub(super) present: bool,
 }
 
 impl<W: Weight> Graph<W> {
@@ -142,16 +147,21 @@ impl<W: Weight> Graph<W> {
             Out {
                 arc: NO_ARC,
                 head: 0,
-                doubled_weight: W::ZERO
+                doubled_weight: W::ZERO,
+                present: false,
             };
             ends.len()
         ];
+        let mut slot = vec![0; ends.len()];
         for (arc, &tail) in ends.iter().enumerate() {
+            let weight = doubled_weight[edge(arc)];
             out[next[tail]] = Out {
                 arc,
                 head: ends[arc ^ 1],
-                doubled_weight: doubled_weight[edge(arc)],
+                doubled_weight: weight,
+                present: weight != W::ZERO,
             };
+            slot[arc] = next[tail];
             next[tail] += 1;
         }
         Self {
@@ -161,6 +171,36 @@ impl<W: Weight> Graph<W> {
             max_weight,
             out_start,
             out,
+            slot,
+        }
+    }
+
+    /// The complete graph on `vertex_count` vertices with every weight zero (an edge of
+    /// weight zero is never used: see [`Self::arcs_from`]); edge `{i, j}`, `i < j`, is
+    /// number `j (j − 1) / 2 + i`, and its arc leaving `i` is the even one.
+    pub(super) fn complete(vertex_count: usize) -> Self {
+        let mut edges = Vec::with_capacity(vertex_count * vertex_count.saturating_sub(1) / 2);
+        for j in 0..vertex_count {
+            for i in 0..j {
+                edges.push((i, j, W::ZERO));
+            }
+        }
+        Self::new(vertex_count, &edges, W::ZERO)
+    }
+
+    /// Sets the doubled weight of edge `e` (no bound check: the caller keeps six times the
+    /// largest weight within the type).
+    pub(super) fn set_doubled_weight(&mut self, e: usize, doubled: W) {
+        self.doubled_weight[e] = doubled;
+        let present = doubled != W::ZERO;
+        for arc in [2 * e, 2 * e + 1] {
+            let out = &mut self.out[self.slot[arc]];
+            out.doubled_weight = doubled;
+            out.present = present;
+        }
+        let weight = doubled.half();
+        if weight > self.max_weight {
+            self.max_weight = weight;
         }
     }
 
@@ -181,9 +221,12 @@ impl<W: Weight> Graph<W> {
         self.ends[arc ^ 1]
     }
 
-    /// The arcs leaving `vertex`.
+    /// The arcs leaving `vertex`, except those of weight zero (never matched: to the
+    /// Dutch engine a zero weight means "may not be paired").
     #[inline]
-    pub(super) fn arcs_from(&self, vertex: usize) -> &[Out<W>] {
-        &self.out[self.out_start[vertex]..self.out_start[vertex + 1]]
+    pub(super) fn arcs_from(&self, vertex: usize) -> impl Iterator<Item = &Out<W>> {
+        self.out[self.out_start[vertex]..self.out_start[vertex + 1]]
+            .iter()
+            .filter(|out| out.present)
     }
 }

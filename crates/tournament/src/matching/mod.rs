@@ -67,6 +67,7 @@ mod blossom;
 mod certificate;
 mod fixed_uint;
 mod graph;
+mod incremental;
 mod least_slack;
 mod repair;
 mod solver;
@@ -74,6 +75,7 @@ mod weight;
 
 pub use certificate::{Certificate, CertificateError, DualBlossom};
 pub use fixed_uint::{DoesNotFit, FixedUint};
+pub use incremental::IncrementalMatching;
 pub use solver::Stats;
 pub use weight::Weight;
 
@@ -175,8 +177,19 @@ pub fn max_weight_matching_warm<W: Weight>(
             mates[v] = None;
         }
     }
+    // The heaviest of parallel edges is the one that can be tight.
+    let mate_arcs: Vec<usize> = (0..vertex_count)
+        .map(|v| match mates[v] {
+            None => NONE,
+            Some(m) => graph
+                .arcs_from(v)
+                .filter(|out| out.head == m)
+                .max_by_key(|out| out.doubled_weight)
+                .map_or(NONE, |out| out.arc),
+        })
+        .collect();
     let mut solver = Solver::new(&graph);
-    solver.warm(&mates, &duals);
+    solver.warm(&mate_arcs, &duals);
     solver.run();
     let mates = solver.mates();
     let duals = (0..vertex_count)

@@ -48,6 +48,13 @@ impl<W: Weight> Solver<'_, W> {
         for b in spent {
             self.expand_blossom(b, true);
         }
+        if self.active_roots == 0 {
+            // No tree is left to grow: the least-slack arcs will not be asked for again.
+            for v in vertices {
+                self.former_label[v] = Label::Unlabeled;
+            }
+            return;
+        }
         // Vertices that may be reached later: their least-slack arc from an outer vertex,
         // found again for the dissolved trees' own, kept as a bound where it came from them.
         for v in 0..n {

@@ -158,25 +158,13 @@ impl<'g, W: Weight> Solver<'g, W> {
         }
     }
 
-    /// Starts from a given matching and vertex duals (doubled) instead of the empty matching:
-    /// the duals must be feasible and each matched edge tight (see [`super::Warm`]); no
-    /// blossoms. Free vertices whose dual is zero are already where an optimum can leave them.
-    pub(super) fn warm(&mut self, mates: &[Option<usize>], duals: &[W]) {
-        for v in 0..self.n {
-            self.dual[v] = duals[v];
-            if let Some(m) = mates[v] {
-                // The heaviest of parallel edges is the one that can be tight.
-                let arc = self
-                    .graph
-                    .arcs_from(v)
-                    .iter()
-                    .filter(|out| out.head == m)
-                    .max_by_key(|out| out.doubled_weight)
-                    .map(|out| out.arc)
-                    .expect("a matched pair is an edge");
-                self.mate[v] = arc;
-            }
-        }
+    /// Starts from a given matching, as the arc from each vertex to its mate (`NONE`: free),
+    /// and vertex duals (doubled) instead of the empty matching: the duals must be feasible
+    /// and each matched edge tight; no blossoms. Free vertices whose dual is zero are already
+    /// where an optimum can leave them.
+    pub(super) fn warm(&mut self, mate_arcs: &[Arc], duals: &[W]) {
+        self.mate.copy_from_slice(mate_arcs);
+        self.dual[..self.n].copy_from_slice(duals);
         // Roots must share the parity of their duals, so that the slack between two outer
         // blossoms is even (δ3 halves it); raising a free vertex's dual keeps it feasible.
         for v in 0..self.n {
@@ -191,6 +179,24 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// Grows the trees, augmenting whenever two meet, until the duals prove the matching
     /// optimal (δ1) or no vertex is free.
     pub(super) fn run(&mut self) {
+        #[cfg(debug_assertions)]
+        for v in 0..self.n {
+            for out in self.graph.arcs_from(v) {
+                let sum = add(self.dual[v], self.dual[out.head]);
+                assert!(
+                    sum >= out.doubled_weight,
+                    "start: edge {v}-{} infeasible",
+                    out.head
+                );
+                if self.mate[v] == out.arc {
+                    assert!(
+                        sum == out.doubled_weight,
+                        "start: matched edge {v}-{} not tight",
+                        out.head
+                    );
+                }
+            }
+        }
         self.active_roots = 0;
         for v in 0..self.n {
             if self.mate[v] == NONE && self.dual[v] > W::ZERO {
