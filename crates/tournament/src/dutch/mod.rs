@@ -4,6 +4,28 @@
 //! [`pair`] takes the tournament as it stands (every earlier round complete, the next round's
 //! announced byes already entered) and pairs the players who are present and not yet paired
 //! in that round.
+//!
+//! # How
+//!
+//! The rules say which pairing is best by comparing candidates criterion after criterion (C1
+//! to C21, then the order of transpositions and exchanges of D). Here every criterion is a
+//! field of bits in an edge weight, the most important highest (`weights.rs`), so that a
+//! maximum weight matching over all the players still to pair is a pairing the rules accept
+//! and prefer. The brackets are then paired from the top score down (`brackets.rs`): the
+//! moved-down players to pair (`movers.rs`), their opponents, S1 and S2 with their exchanges and
+//! the order of S2 (`remainder.rs`) are decided one at a time, each decision the best one that
+//! keeps the whole round as good as possible, by adjusting the weights and matching again
+//! (`matcher.rs`, on [`crate::matching::IncrementalMatching`]: each question changes the edges
+//! at one player, and the matching starts from the previous optimum).
+//!
+//! The method — criteria as weight fields, brackets decided one player at a time over a
+//! global matching — is the one of bbpPairings (Bierema Boyz Programming, Apache-2.0), the
+//! FIDE-endorsed program that lichess uses; we read its source to learn the method and wrote
+//! this from the rules. Its pairings are the oracle: every round of 120 random tournaments it
+//! paired (`tests/dutch_oracle.rs`) is paired identically here, boards, colours and bye.
+//!
+//! Not supported: accelerated pairings (Baku, C.04.5) — a file that asks for them is refused
+//! by the command line.
 
 mod bracket;
 mod brackets;

@@ -10,7 +10,11 @@
 //! - [`max_weight_max_cardinality_matching`]: the largest total weight among the matchings
 //!   with the most edges (what the Dutch engine needs);
 //! - [`solve`]: either, with the dual [`Certificate`] that proves the result optimal and
-//!   [`Stats`] on the work done.
+//!   [`Stats`] on the work done;
+//! - [`max_weight_matching_warm`]: from a given matching and duals (a [`Warm`] start), for
+//!   graphs that change a little between computations;
+//! - [`IncrementalMatching`]: a complete graph whose weights change a few vertices at a time,
+//!   kept optimal in about n² per change instead of n³ (what the Dutch engine uses).
 //!
 //! Weights are any [`Weight`]: the primitive integers, or [`FixedUint`] for weights wider
 //! than 128 bits. No floating point is used anywhere: the duals are kept doubled so that they
