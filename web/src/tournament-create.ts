@@ -166,7 +166,7 @@ export function renderTournamentCreate(root: HTMLElement): () => void {
         {},
         h('legend', {}, w.tiebreaks),
         tbList,
-        h('div', { class: 'row wrap' }, h('label', { class: 'field', for: tbAdd.id }, h('span', { class: 'sr-only' }, w.addTiebreak), tbAdd), field(w.tiebreakRules, tbRules)),
+        h('div', { class: 'row wrap' }, h('label', { class: 'field tb-add', for: tbAdd.id }, h('span', { class: 'sr-only' }, w.addTiebreak), tbAdd), field(w.tiebreakRules, tbRules)),
       ),
     ),
     errorBox,
