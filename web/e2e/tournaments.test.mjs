@@ -236,3 +236,22 @@ test('a Swiss: errors from the server, the console is the director’s, players 
   await e.ctx.close();
   await f.ctx.close();
 });
+
+test('an automatic start the server refuses (nobody registered) is told on the page', async () => {
+  const g = await person(env.browser);
+  const G = g.page;
+  await signUp(G, 'gus');
+  const made = await G.evaluate(async () => {
+    const r = await fetch('/api/tournaments', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Nobody comes', time_control: '3+2', starts_at: Date.now() + 3000 }),
+    });
+    return r.json();
+  });
+  await G.goto(`${env.server.base}/tournament/${made.id}`);
+  await G.locator('[data-testid=server-notice]').waitFor({ timeout: 15000 });
+  assert.match(await text(G, '[data-testid=server-notice]'), /^An automatic step was refused:/);
+  assert.equal(await text(G, '[data-testid=tournament-status]'), 'Upcoming');
+  await g.ctx.close();
+});

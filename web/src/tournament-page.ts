@@ -32,6 +32,7 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
   const crossEl = h('section', { class: 'card', 'data-testid': 'crosstable-card' });
   const playersEl = h('section', { class: 'card', 'data-testid': 'players-card' });
   const connEl = h('p', { class: 'conn', hidden: true }, w.reconnecting);
+  const serverNotice = h('p', { class: 'error', role: 'alert', hidden: true, 'data-testid': 'server-notice' });
   const errorBox = h('p', { class: 'error', role: 'alert', hidden: true, 'data-testid': 'tournament-error' });
   const showError = (err: unknown) => {
     errorBox.textContent = errorMessage(err);
@@ -46,6 +47,10 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
       if (!stopped) show(s);
     },
     (connected) => (connEl.hidden = connected),
+    (message) => {
+      serverNotice.replaceChildren(h('strong', {}, `${w.notice} `), h('span', { dir: 'auto' }, message));
+      serverNotice.hidden = false;
+    },
   );
   tournamentsApi
     .get(id)
@@ -88,6 +93,7 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
           headEl,
           noticeEl,
           connEl,
+          serverNotice,
           errorBox,
           consoleSlot,
           h('div', { class: 'tournament-grid' }, h('div', { class: 'stack' }, pairingsEl, crossEl), h('div', { class: 'stack' }, standingsEl, playersEl)),

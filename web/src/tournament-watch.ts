@@ -34,6 +34,7 @@ export class Watch {
   private socket: LobbySocket;
   private listeners = new Set<Listener>();
   private statusListeners = new Set<(connected: boolean) => void>();
+  private noticeListeners = new Set<(message: string) => void>();
   private fetching = false;
   private again = false;
   private openedHere = new Set<string>();
@@ -48,13 +49,15 @@ export class Watch {
     );
   }
 
-  subscribe(f: Listener, onStatus?: (connected: boolean) => void): () => void {
+  subscribe(f: Listener, onStatus?: (connected: boolean) => void, onNotice?: (message: string) => void): () => void {
     this.listeners.add(f);
     if (onStatus) this.statusListeners.add(onStatus);
+    if (onNotice) this.noticeListeners.add(onNotice);
     if (this.state) f(this.state);
     return () => {
       this.listeners.delete(f);
       if (onStatus) this.statusListeners.delete(onStatus);
+      if (onNotice) this.noticeListeners.delete(onNotice);
     };
   }
 
@@ -65,6 +68,10 @@ export class Watch {
         break;
       case 'your_game':
         if (typeof msg.game === 'string') this.open(msg.game);
+        break;
+      case 'notice':
+        // An automatic step (the start, the next pairing) the server refused: the director decides.
+        if (typeof msg.message === 'string') for (const f of this.noticeListeners) f(msg.message);
         break;
       case 'standings':
         if (this.state && msg.standings) this.apply({ ...this.state, standings: msg.standings as Standings });
