@@ -857,8 +857,9 @@ impl TournamentActor {
                 "every round has been played",
             ));
         }
-        let paired =
-            pairing::pair(st, round).map_err(|why| AppError::unprocessable("cannot_pair", why))?;
+        let paired = pairing::pair(st, round)
+            .await
+            .map_err(|why| AppError::unprocessable("cannot_pair", why))?;
         let s = st.settings();
         let req: CreateGame = serde_json::from_value(json!({
             "time_control": s.time_control,

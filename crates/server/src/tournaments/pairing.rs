@@ -34,13 +34,18 @@ pub fn round_robin_rounds(system: System, n: u32) -> u32 {
 ///
 /// # Errors
 /// Why the round cannot be paired, for a person.
-pub fn pair(state: &State, round: u32) -> Result<Paired, String> {
+pub async fn pair(state: &State, round: u32) -> Result<Paired, String> {
     let s = state.settings();
     if s.system.is_round_robin() {
         return Ok(round_robin(state, round));
     }
     let model = state.model(Some(round));
-    let paired = dutch::pair(&model, round).map_err(|e| e.to_string())?;
+    // A large Swiss takes seconds (1,000 players: about 20 s of CPU, BENCHMARKS.md): on a
+    // blocking thread, not on an async worker that games' moves need.
+    let paired = tokio::task::spawn_blocking(move || dutch::pair(&model, round))
+        .await
+        .map_err(|e| format!("the pairing failed: {e}"))?
+        .map_err(|e| e.to_string())?;
     let mut byes: Vec<(u32, ByeKind)> = state
         .byes
         .iter()
