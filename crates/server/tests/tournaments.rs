@@ -9,8 +9,12 @@ mod common;
 use std::time::Duration;
 
 use common::{Browser, Db, T};
+use futures_util::StreamExt;
+use reqwest::header::COOKIE;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
 
 /// A director and `n` players, each signed up in their own browser.
 async fn people(t: &T, n: usize) -> (Browser, Vec<Browser>) {
@@ -331,6 +335,87 @@ async fn art_6_7_1_a_no_show_loses_by_forfeit_after_the_default_time(db: Db) {
         .find(|r| r["no"] == b2["white"])
         .unwrap();
     assert_eq!(row["points"], 1.0);
+}
+
+/// The tournament socket of a browser (its cookie, its origin).
+async fn tournament_socket(b: &Browser, id: &str) -> Socket {
+    let url = format!(
+        "{}/api/tournaments/{id}/ws",
+        b.base.replacen("http", "ws", 1)
+    );
+    let mut req = url.into_client_request().unwrap();
+    if let Some(c) = &b.cookie {
+        req.headers_mut().insert(COOKIE, c.parse().unwrap());
+    }
+    req.headers_mut().insert("origin", b.base.parse().unwrap());
+    let (ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("tournament socket");
+    ws
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Art. 6.7.1 online: Black, whose tournament page is open, waits for White's first move past
+/// the default time and is not forfeited (the open page checked them in); the same board's
+/// White, who moved, is present too, so the game plays on.
+async fn art_6_7_1_a_player_with_the_page_open_is_present(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    let (mut director, mut players) = people(&t, 2).await;
+    let id = create(
+        &mut director,
+        json!({"name": "Waiting", "system": "round_robin", "time_control": "5+0",
+               "pause_secs": null, "default_time_secs": 2}),
+    )
+    .await;
+    let mut names = Vec::new();
+    for p in players.iter_mut() {
+        let (_, v) = p
+            .post(&format!("/api/tournaments/{id}/register"), json!({}))
+            .await;
+        names.push(v["username"].as_str().unwrap().to_owned());
+    }
+    // Both pages open before the start: the pairing reaches them as `your_game`.
+    let mut sockets = Vec::new();
+    for p in &players {
+        sockets.push(tournament_socket(p, &id).await);
+    }
+    let (s, v) = director
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let board = v["rounds"][0]["boards"][0].clone();
+    let game = board["game"].as_str().unwrap().to_owned();
+    for ws in sockets.iter_mut() {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("open")
+                .expect("no error");
+            if let Message::Text(text) = msg {
+                let m: Value = serde_json::from_str(text.as_str()).unwrap();
+                if m["type"] == "your_game" {
+                    assert_eq!(m["game"], game.as_str());
+                    break;
+                }
+            }
+        }
+    }
+    // White thinks past the default time, then moves; Black has not moved at all.
+    tokio::time::sleep(Duration::from_millis(3_000)).await;
+    by_no(&v, &mut players, &names, board["white"].as_u64().unwrap())
+        .mv(&game, "e2e4")
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let now = tournament(&mut director, &id).await;
+    assert!(
+        now["rounds"][0]["boards"][0]["result"].is_null(),
+        "nobody forfeited: {}",
+        now["rounds"][0]["boards"][0]
+    );
+    drop(sockets);
 }
 
 async fn a_restart_in_the_middle_of_a_round_resumes_the_tournament(db: Db) {
@@ -749,6 +834,7 @@ both_backends!(
     c05_round_robin_of_7_played_to_the_end_by_bots,
     c04_3_swiss_of_12_played_to_the_end_by_bots,
     art_6_7_1_a_no_show_loses_by_forfeit_after_the_default_time,
+    art_6_7_1_a_player_with_the_page_open_is_present,
     a_restart_in_the_middle_of_a_round_resumes_the_tournament,
     director_corrects_a_result_and_the_standings_change,
     art_12_9_penalties_on_a_live_game,

@@ -10,10 +10,10 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::broadcast;
 
-use super::actor::Snapshot;
+use super::actor::{Action, Snapshot};
 use super::service::Tournaments;
 use super::wire::tournament_view;
-use crate::auth::Identity;
+use crate::auth::{Account, Identity};
 use crate::error::AppError;
 
 /// The upgrade handler.
@@ -27,11 +27,10 @@ pub async fn upgrade(
     if let Err(e) = t.snapshot(&id).await {
         return e.into_response();
     }
-    let account = who.account.map(|a| a.id);
     ws.read_buffer_size(4096)
         .write_buffer_size(0)
         .max_message_size(4096)
-        .on_upgrade(move |socket| session(socket, t, id, account))
+        .on_upgrade(move |socket| session(socket, t, id, who.account))
 }
 
 fn state_msg(s: &Snapshot) -> String {
@@ -56,14 +55,29 @@ fn your_game(s: &Snapshot, account: Option<&str>) -> Option<String> {
     Some(json!({"type": "your_game", "round": r.round, "board": b.paired.board, "game": game, "color": color}).to_string())
 }
 
-async fn session(socket: WebSocket, t: Arc<Tournaments>, id: String, account: Option<String>) {
+/// Art. 6.7.1 online: a player whose tournament page (or game page, which keeps this socket)
+/// is open when their game is paired has arrived at the board; the check-in is stored, so the
+/// default time cannot forfeit a player who is there but waiting for the opponent's move.
+async fn check_in(t: &Arc<Tournaments>, id: &str, who: Option<&Account>) {
+    if let Some(who) = who {
+        // Refusals (not paired, finished) change nothing and need no answer here.
+        let _ = t.act(id, who, Action::Present).await;
+    }
+}
+
+async fn session(socket: WebSocket, t: Arc<Tournaments>, id: String, who: Option<Account>) {
     let (mut sink, mut stream) = socket.split();
+    let account = who.as_ref().map(|a| a.id.clone());
     let Ok((snap, mut rx)) = t.subscribe(&id).await else {
         return;
     };
     let mut closing = t.closing();
     let mut first = vec![state_msg(&snap)];
-    first.extend(your_game(&snap, account.as_deref()));
+    let mine = your_game(&snap, account.as_deref());
+    if mine.is_some() {
+        check_in(&t, &id, who.as_ref()).await;
+    }
+    first.extend(mine);
     for m in first {
         if sink.send(Message::Text(m.into())).await.is_err() {
             return;
@@ -75,6 +89,10 @@ async fn session(socket: WebSocket, t: Arc<Tournaments>, id: String, account: Op
                 Ok(b) => {
                     if b.to.is_some() && b.to.as_deref() != account.as_deref() {
                         continue;
+                    }
+                    if b.to.is_some() {
+                        // Addressed to this player: their game of a new round.
+                        check_in(&t, &id, who.as_ref()).await;
                     }
                     if sink.send(Message::Text(b.json.clone().into())).await.is_err() {
                         break;
