@@ -88,30 +88,6 @@ impl Boards {
     }
 }
 
-/// The colour the top player had in round 1, found as bbpPairings finds it when `XXC` is
-/// absent: in the first round with a colour, the colour of the highest player (by start
-/// number) who took part in the pairing of that round or an earlier one, reversed once for
-/// every higher player without a colour in that round.
-fn initial_colour(tournament: &Tournament) -> Option<Colour> {
-    let first = (1..=tournament.rounds_paired()).find(|&r| {
-        tournament
-            .players
-            .iter()
-            .any(|p| p.entry(r).colour().is_some())
-    })?;
-    let mut reversed = false;
-    for player in &tournament.players {
-        if !(1..=first).any(|r| player.entry(r).is_paired()) {
-            continue;
-        }
-        if let Some(colour) = player.entry(first).colour() {
-            return Some(if reversed { colour.opposite() } else { colour });
-        }
-        reversed = !reversed;
-    }
-    None
-}
-
 /// The tournament as it stood before `round` was paired, as bbpPairings' checker rebuilds
 /// it: rounds before `round` as they were; of `round`, the announced byes (`cut_after` keeps
 /// them) and the absences — a player not paired in the recorded round (an empty entry) did
@@ -124,7 +100,7 @@ fn before_round(tournament: &Tournament, round: u32, planned_rounds: u32) -> Tou
         }
     }
     cut.planned_rounds = Some(planned_rounds);
-    cut.initial_colour = initial_colour(tournament);
+    cut.initial_colour = tournament.initial_colour_or_inferred();
     cut
 }
 
@@ -464,10 +440,10 @@ fn initial_colour_is_found_as_bbppairings_finds_it() {
     players[2].set_entry(1, game(4, Colour::White));
     players[3].set_entry(1, game(3, Colour::Black));
     t.players = players;
-    assert_eq!(initial_colour(&t), Some(Colour::Black));
+    assert_eq!(t.initial_colour_or_inferred(), Some(Colour::Black));
     t.players[1].set_entry(1, RoundEntry::Bye(Bye::HalfPoint));
-    assert_eq!(initial_colour(&t), Some(Colour::White));
-    assert_eq!(initial_colour(&Tournament::default()), None);
+    assert_eq!(t.initial_colour_or_inferred(), Some(Colour::White));
+    assert_eq!(Tournament::default().initial_colour_or_inferred(), None);
 }
 
 #[test]

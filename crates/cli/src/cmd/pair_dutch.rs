@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use arbiter_tournament::dutch::{self, RoundPairing};
-use arbiter_tournament::model::{Bye, Colour, Pairing, RoundEntry, Tournament};
+use arbiter_tournament::model::{Bye, Pairing, RoundEntry, Tournament};
 use arbiter_tournament::trf::{self, Severity};
 
 /// What to do with the file.
@@ -121,33 +121,6 @@ fn split_lines(text: &str) -> Vec<&str> {
     lines
 }
 
-/// The colour of the top player in round 1: `XXC`, else as bbpPairings infers it — in the
-/// first round with a colour, the colour of the highest player (by start number) who took part
-/// in the pairing of that round or an earlier one, reversed once for every higher player
-/// without a colour in that round.
-fn initial_colour(tournament: &Tournament) -> Option<Colour> {
-    if tournament.initial_colour.is_some() {
-        return tournament.initial_colour;
-    }
-    let first = (1..=tournament.rounds_paired()).find(|&r| {
-        tournament
-            .players
-            .iter()
-            .any(|p| p.entry(r).colour().is_some())
-    })?;
-    let mut reversed = false;
-    for player in &tournament.players {
-        if !(1..=first).any(|r| player.entry(r).is_paired()) {
-            continue;
-        }
-        if let Some(colour) = player.entry(first).colour() {
-            return Some(if reversed { colour.opposite() } else { colour });
-        }
-        reversed = !reversed;
-    }
-    None
-}
-
 /// `-p`: pairs the round after the last one paired and writes it.
 fn pair_next_round(
     name: &str,
@@ -169,7 +142,7 @@ fn pair_next_round(
              it were not one of the last"
         );
     }
-    cut.initial_colour = initial_colour(tournament);
+    cut.initial_colour = tournament.initial_colour_or_inferred();
     if cut.initial_colour.is_none() {
         eprintln!(
             "{name}: warning: no XXC record (white1 or black1): the top player gets white in round 1"
@@ -225,7 +198,7 @@ fn check_every_round(name: &str, tournament: &Tournament, explain: bool) -> Resu
         return Ok(ExitCode::SUCCESS);
     }
     let planned_rounds = tournament.planned_rounds.unwrap_or(rounds);
-    let colour = initial_colour(tournament);
+    let colour = tournament.initial_colour_or_inferred();
     let mut differ = Vec::new();
     for round in 1..=rounds {
         let mut cut = tournament.cut_after(round - 1);
@@ -324,7 +297,7 @@ fn difference(tournament: &Tournament, round: u32, pairing: &RoundPairing) -> Op
 mod tests {
     use super::*;
     use arbiter_tournament::dutch::Board;
-    use arbiter_tournament::model::StartNo;
+    use arbiter_tournament::model::{Colour, StartNo};
 
     fn pairing(boards: &[(u32, u32)], bye: Option<u32>) -> RoundPairing {
         RoundPairing {
@@ -382,7 +355,7 @@ mod tests {
         )
         .tournament;
         // Player 1 took part without a colour: player 2's white, reversed.
-        assert_eq!(initial_colour(&t), Some(Colour::Black));
+        assert_eq!(t.initial_colour_or_inferred(), Some(Colour::Black));
     }
 
     #[test]

@@ -48,6 +48,31 @@ impl Player {
 }
 
 impl Tournament {
+    /// The colour of the top player in round 1: [`Tournament::initial_colour`] (TRF `XXC`)
+    /// when given, else inferred from the crosstable as bbpPairings and JaVaFo infer it — in
+    /// the first round in which anyone had a colour, the colour of the highest player (by
+    /// start number) who took part in the pairing of that round or an earlier one, reversed
+    /// once for every higher such player without a colour in that round. `None` when no round
+    /// has colours yet.
+    pub fn initial_colour_or_inferred(&self) -> Option<Colour> {
+        if self.initial_colour.is_some() {
+            return self.initial_colour;
+        }
+        let first = (1..=self.rounds_paired())
+            .find(|&r| self.players.iter().any(|p| p.entry(r).colour().is_some()))?;
+        let mut reversed = false;
+        for player in &self.players {
+            if !(1..=first).any(|r| player.entry(r).is_paired()) {
+                continue;
+            }
+            if let Some(colour) = player.entry(first).colour() {
+                return Some(if reversed { colour.opposite() } else { colour });
+            }
+            reversed = !reversed;
+        }
+        None
+    }
+
     /// The tournament as it stood before round `round + 1` was paired: rounds 1 to `round`
     /// as they were, and of round `round + 1` only the byes players had asked for (half-point,
     /// full-point and zero-point byes, announced in advance), which the pairing must respect.
