@@ -732,44 +732,85 @@ fn total_weight(n: usize, edges: &[(usize, usize, u64)], mates: &[Option<usize>]
     check_matching(n, edges, mates).1
 }
 
-/// A warm start after changing the edges at a few vertices gives an optimum of the new graph
-/// (the same weight as a cold start), over chains of changes on random graphs, sparse and
-/// dense, with the changes the Dutch engine makes: weights raised, lowered, removed, and
-/// vertices taken out.
-#[test]
+/// A symmetric weight matrix whose edges change a few vertices at a time (zero: no edge).
+struct ChangingGraph {
+    weights: Vec<Vec<u64>>,
+}
+
 #[allow(clippy::needless_range_loop)] // a symmetric matrix is clearer indexed
-fn warm_starts_after_changes_at_a_few_vertices_reach_the_optimum() {
-    let mut rng = Rng(0x005e_ed0f_3a57);
-    for round in 0..3_000 {
-        let n = 2 + rng.below(if round % 10 == 0 { 40 } else { 12 }) as usize;
-        let density = [30, 70, 100][round % 3];
+impl ChangingGraph {
+    /// Each pair an edge with probability `density` %, weighing 1 to `max`.
+    fn random(rng: &mut Rng, n: usize, density: u64, max: u64) -> Self {
         let mut weights = vec![vec![0u64; n]; n];
         for i in 0..n {
             for j in i + 1..n {
                 if rng.chance(density) {
-                    let w = 1 + rng.below(40);
+                    let w = 1 + rng.below(max);
                     weights[i][j] = w;
                     weights[j][i] = w;
                 }
             }
         }
-        let edges_of = |weights: &Vec<Vec<u64>>| {
-            let mut edges = Vec::new();
-            for i in 0..n {
-                for j in i + 1..n {
-                    if weights[i][j] > 0 {
-                        edges.push((i, j, weights[i][j]));
-                    }
+        ChangingGraph { weights }
+    }
+
+    fn edges(&self) -> Vec<(usize, usize, u64)> {
+        let n = self.weights.len();
+        let mut edges = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.weights[i][j] > 0 {
+                    edges.push((i, j, self.weights[i][j]));
                 }
             }
-            edges
-        };
+        }
+        edges
+    }
+
+    /// Changes each edge at `v` with probability `percent` %: removed, raised, lowered, or set
+    /// anew (1 to `max`); `changed` is told each new weight.
+    fn change_at(
+        &mut self,
+        rng: &mut Rng,
+        v: usize,
+        percent: u64,
+        max: u64,
+        mut changed: impl FnMut(&mut Rng, usize, u64),
+    ) {
+        for j in 0..self.weights.len() {
+            if j != v && rng.chance(percent) {
+                let old = self.weights[v][j];
+                let w = match rng.below(4) {
+                    0 => 0,
+                    1 => old + 1 + rng.below(20),
+                    2 => old.saturating_sub(1 + rng.below(20)),
+                    _ => 1 + rng.below(max),
+                };
+                self.weights[v][j] = w;
+                self.weights[j][v] = w;
+                changed(rng, j, w);
+            }
+        }
+    }
+}
+
+/// A warm start after changing the edges at a few vertices gives an optimum of the new graph
+/// (the same weight as a cold start), over chains of changes on random graphs, sparse and
+/// dense, with the changes the Dutch engine makes: weights raised, lowered, removed, and
+/// vertices taken out.
+#[test]
+fn warm_starts_after_changes_at_a_few_vertices_reach_the_optimum() {
+    let mut rng = Rng(0x005e_ed0f_3a57);
+    for round in 0..3_000 {
+        let n = 2 + rng.below(if round % 10 == 0 { 40 } else { 12 }) as usize;
+        let density = [30, 70, 100][round % 3];
+        let mut graph = ChangingGraph::random(&mut rng, n, density, 40);
         let mut state = Warm {
             mates: vec![None; n],
             duals: vec![0; n],
         };
         for step in 0..8 {
-            let edges = edges_of(&weights);
+            let edges = graph.edges();
             state = max_weight_matching_warm(n, &edges, &state);
             let cold = max_weight_matching(n, &edges);
             assert_eq!(
@@ -780,18 +821,7 @@ fn warm_starts_after_changes_at_a_few_vertices_reach_the_optimum() {
             // Change the edges at one to three vertices.
             for _ in 0..1 + rng.below(3) {
                 let v = rng.below(n as u64) as usize;
-                for j in 0..n {
-                    if j != v && rng.chance(50) {
-                        let w = match rng.below(4) {
-                            0 => 0,
-                            1 => weights[v][j] + 1 + rng.below(20),
-                            2 => weights[v][j].saturating_sub(1 + rng.below(20)),
-                            _ => 1 + rng.below(60),
-                        };
-                        weights[v][j] = w;
-                        weights[j][v] = w;
-                    }
-                }
+                graph.change_at(&mut rng, v, 50, 60, |_, _, _| {});
             }
         }
     }
@@ -801,33 +831,18 @@ fn warm_starts_after_changes_at_a_few_vertices_reach_the_optimum() {
 /// change of the edges at one or two vertices (raised, lowered, removed), the same weight as
 /// a cold start.
 #[test]
-#[allow(clippy::needless_range_loop)] // a symmetric matrix is clearer indexed
 fn incremental_matching_stays_optimal_over_chains_of_changes() {
     let mut rng = Rng(0x0016_c4e1_7a1b);
     for round in 0..2_000 {
         let n = 2 + rng.below(if round % 10 == 0 { 30 } else { 10 }) as usize;
         let mut m = IncrementalMatching::<u64>::new(n);
-        let mut weights = vec![vec![0u64; n]; n];
         let density = [30, 70, 100][round % 3];
-        for i in 0..n {
-            for j in i + 1..n {
-                if rng.chance(density) {
-                    let w = 1 + rng.below(30);
-                    weights[i][j] = w;
-                    weights[j][i] = w;
-                    m.set_weight(i, j, w);
-                }
-            }
+        let mut graph = ChangingGraph::random(&mut rng, n, density, 30);
+        for (i, j, w) in graph.edges() {
+            m.set_weight(i, j, w);
         }
         for step in 0..10 {
-            let mut edges = Vec::new();
-            for i in 0..n {
-                for j in i + 1..n {
-                    if weights[i][j] > 0 {
-                        edges.push((i, j, weights[i][j]));
-                    }
-                }
-            }
+            let edges = graph.edges();
             let mates = m.solve().to_vec();
             let cold = max_weight_matching(n, &edges);
             assert_eq!(
@@ -837,23 +852,14 @@ fn incremental_matching_stays_optimal_over_chains_of_changes() {
             );
             for _ in 0..1 + rng.below(2) {
                 let v = rng.below(n as u64) as usize;
-                for j in 0..n {
-                    if j != v && rng.chance(40) {
-                        let w = match rng.below(4) {
-                            0 => 0,
-                            1 => weights[v][j] + 1 + rng.below(20),
-                            2 => weights[v][j].saturating_sub(1 + rng.below(20)),
-                            _ => 1 + rng.below(50),
-                        };
-                        weights[v][j] = w;
-                        weights[j][v] = w;
-                        if rng.chance(50) {
-                            m.set_weight(v, j, w);
-                        } else {
-                            m.set_weight(j, v, w);
-                        }
+                // Either end first: the one named first is the one whose dual is raised.
+                graph.change_at(&mut rng, v, 40, 50, |rng, j, w| {
+                    if rng.chance(50) {
+                        m.set_weight(v, j, w);
+                    } else {
+                        m.set_weight(j, v, w);
                     }
-                }
+                });
             }
         }
     }
