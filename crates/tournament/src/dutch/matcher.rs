@@ -16,8 +16,6 @@ pub(super) struct Matcher<W> {
     /// Whether the latest matching is still optimal for the current weights (no change since
     /// it was computed, or only changes that provably keep it optimal).
     clean: bool,
-    /// The number of matchings computed.
-    pub solves: usize,
 }
 
 impl<W: Wide> Matcher<W> {
@@ -29,7 +27,6 @@ impl<W: Wide> Matcher<W> {
             fixed: vec![false; n],
             mates: (0..n).collect(),
             clean: false,
-            solves: 0,
         }
     }
 
@@ -109,7 +106,6 @@ impl<W: Wide> Matcher<W> {
             return &self.mates;
         }
         self.clean = true;
-        self.solves += 1;
         for (v, mate) in self.graph.solve().iter().enumerate() {
             self.mates[v] = mate.unwrap_or(v);
         }
