@@ -523,7 +523,13 @@ fn stockfish_plays_a_short_game_against_the_builtin_engine() {
     ];
     let mut game = Game::standard(TimeControl::fischer(10_000, 100));
     let plies = play_out(&mut game, &mut players, 120);
-    assert!(plies >= 20);
+    // A real game: 20 plies, or a result by the Laws before them (Stockfish limited to 1350
+    // can be mated early: CI once saw a game end in under 20 plies).
+    assert!(
+        plies >= 20 || game.status() == Status::Finished,
+        "{plies} plies, {:?}",
+        game.termination()
+    );
     // Art. 6.9: neither side lost on time.
     assert_ne!(game.termination(), Some(arbiter_game::Termination::Timeout));
 }
