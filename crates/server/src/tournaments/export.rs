@@ -82,6 +82,25 @@ fn number(v: Option<f64>) -> String {
     })
 }
 
+/// One player's cells, as both the text and the CSV crosstable write them: rank, number,
+/// name, rating, points, each round's result, the tie-breaks.
+fn row_cells(row: &CrosstableLine, tiebreaks: &[String]) -> Vec<String> {
+    let mut l = vec![
+        row.rank.to_string(),
+        row.no.to_string(),
+        row.name.clone(),
+        row.rating.map(|r| r.to_string()).unwrap_or_default(),
+        number(Some(row.points)),
+    ];
+    l.extend(row.results.iter().cloned());
+    l.extend(
+        tiebreaks
+            .iter()
+            .map(|t| number(row.tiebreaks.get(t).copied().flatten())),
+    );
+    l
+}
+
 /// The crosstable as a fixed-width table.
 pub fn crosstable_text(x: &CrosstableView, tiebreaks: &[String]) -> String {
     let mut lines: Vec<Vec<String>> = Vec::new();
@@ -96,19 +115,7 @@ pub fn crosstable_text(x: &CrosstableView, tiebreaks: &[String]) -> String {
     head.extend(tiebreaks.iter().cloned());
     lines.push(head);
     for row in &x.rows {
-        let mut l = vec![
-            row.rank.to_string(),
-            row.no.to_string(),
-            row.name.clone(),
-            row.rating.map(|r| r.to_string()).unwrap_or_default(),
-            number(Some(row.points)),
-        ];
-        l.extend(row.results.iter().cloned());
-        l.extend(
-            tiebreaks
-                .iter()
-                .map(|t| number(row.tiebreaks.get(t).copied().flatten())),
-        );
+        let l = row_cells(row, tiebreaks);
         lines.push(l);
     }
     let cols = lines[0].len();
@@ -166,19 +173,7 @@ pub fn crosstable_csv(x: &CrosstableView, tiebreaks: &[String]) -> String {
         .join(",");
     out.push('\n');
     for row in &x.rows {
-        let mut l = vec![
-            row.rank.to_string(),
-            row.no.to_string(),
-            row.name.clone(),
-            row.rating.map(|r| r.to_string()).unwrap_or_default(),
-            number(Some(row.points)),
-        ];
-        l.extend(row.results.iter().cloned());
-        l.extend(
-            tiebreaks
-                .iter()
-                .map(|t| number(row.tiebreaks.get(t).copied().flatten())),
-        );
+        let l = row_cells(row, tiebreaks);
         out.push_str(&l.iter().map(|s| csv_field(s)).collect::<Vec<_>>().join(","));
         out.push('\n');
     }
