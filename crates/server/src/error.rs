@@ -112,6 +112,27 @@ impl AppError {
         Self::NotFound(format!("no game with id {id:?}"))
     }
 
+    /// The error another node answered with (cluster mode), rebuilt from its status, code and
+    /// message.
+    pub fn from_remote(status: u16, code: &str, message: String) -> Self {
+        let code = intern(code);
+        match status {
+            400 => Self::BadRequest { code, message },
+            401 if code == "bad_credentials" => Self::BadCredentials,
+            401 => Self::Unauthorized(message),
+            403 => Self::Forbidden { code, message },
+            404 => Self::NotFound(message),
+            409 => Self::Conflict { code, message },
+            413 => Self::PayloadTooLarge,
+            422 => Self::Unprocessable { code, message },
+            429 => Self::TooManyRequests {
+                retry_after_secs: 1,
+            },
+            503 => Self::Unavailable(message),
+            _ => Self::Internal(message),
+        }
+    }
+
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
@@ -214,3 +235,23 @@ impl From<axum::extract::rejection::QueryRejection> for AppError {
 
 /// The result type of API handlers.
 pub type ApiResult<T> = Result<T, AppError>;
+
+/// A code from another node as a `&'static str`: codes are a small fixed set, each kept once.
+fn intern(code: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static CODES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut codes = CODES
+        .get_or_init(|| Mutex::new(HashSet::new()))
+        .lock()
+        .expect("codes lock");
+    if let Some(c) = codes.get(code) {
+        return c;
+    }
+    // Bounded: a code is an identifier of at most 64 characters, else it is shortened.
+    let c: &'static str = Box::leak(code.chars().take(64).collect::<String>().into_boxed_str());
+    if codes.len() < 1024 {
+        codes.insert(c);
+    }
+    c
+}

@@ -32,9 +32,11 @@ use tokio::task::JoinHandle;
 
 // Shared pieces, below every domain.
 pub mod auth;
+pub mod cluster;
 pub mod db;
 pub mod error;
 pub mod extract;
+pub mod metrics;
 pub mod token;
 
 // Domains, each with its handlers, wire types, logic and queries; each imports only the ones
@@ -46,9 +48,10 @@ pub mod profiles;
 pub mod ratings;
 pub mod tournaments;
 
-// The top: the web UI's files and the API document.
+// The top: the web UI's files, the API document, health and metrics.
 mod assets;
 pub mod openapi;
+pub mod operations;
 
 pub use db::Store;
 pub use error::{AppError, ErrorBody};
@@ -86,6 +89,8 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` header names the client (for the limits on
     /// logins and sign-ups); empty: the TCP peer is the client.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Cluster mode (PostgreSQL and NATS); `None`: a single process owns every game.
+    pub cluster: Option<cluster::ClusterConfig>,
 }
 
 impl Default for Config {
@@ -103,6 +108,7 @@ impl Default for Config {
             public_origins: Vec::new(),
             sign_ups_per_address: Some(accounts::limits::SIGN_UPS_PER_ADDRESS),
             trusted_proxies: Vec::new(),
+            cluster: None,
         }
     }
 }
@@ -121,6 +127,9 @@ pub enum ServerError {
         /// Why.
         source: std::io::Error,
     },
+    /// The cluster cannot be joined.
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
     /// A configured external engine cannot be used.
     #[error("UCI engine '{name}': {reason}")]
     Engine {
@@ -203,8 +212,14 @@ part_of_state!(Arc<tournaments::Tournaments>, tournaments);
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
 pub fn app(state: AppState, max_body_bytes: usize) -> Router {
+    let node = state
+        .hub
+        .cluster()
+        .map(|c| c.node().to_owned())
+        .unwrap_or_default();
     let api = Router::new()
         .route("/api/openapi.json", get(openapi::serve))
+        .merge(operations::routes())
         .merge(accounts::routes())
         .merge(games::routes())
         .merge(lobby::routes())
@@ -230,6 +245,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
             auth::csrf::guard,
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(operations::node_header(&node))
         .with_state(state)
 }
 
@@ -262,6 +278,10 @@ impl Running {
         let _ = self.stop.send(true);
         self.tournaments.shutdown();
         self.hub.shutdown().await;
+        // Other nodes take this node's games at once rather than after the lease.
+        if let Some(c) = self.hub.cluster() {
+            c.leave().await;
+        }
         match tokio::time::timeout(Duration::from_secs(10), self.task).await {
             Ok(Ok(Err(e))) => tracing::warn!(error = %e, "server stopped with an error"),
             Ok(_) => {}
@@ -314,12 +334,6 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
     let store = Store::connect_with(&config.db, config.sqlite_sync).await?;
     let engines =
         computer::Engines::with_external(config.engine_threads, config.engine_max_think, external);
-    let hub = Hub::new(store, config.lag_allowance_ms, engines);
-    tracing::info!(
-        backend = ?hub.store().backend(),
-        engine_threads = hub.engines().permits(),
-        "database ready"
-    );
     let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServerError::Bind {
@@ -327,6 +341,19 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
             source,
         })?;
     let addr = listener.local_addr()?;
+    let hub = match &config.cluster {
+        None => Hub::new(store, config.lag_allowance_ms, engines),
+        Some(c) => {
+            let cluster = cluster::Cluster::join(&store, c, &addr.to_string()).await?;
+            Hub::clustered(store, config.lag_allowance_ms, engines, cluster).await?
+        }
+    };
+    tracing::info!(
+        backend = ?hub.store().backend(),
+        engine_threads = hub.engines().permits(),
+        node = hub.cluster().map(|c| c.node()),
+        "database ready"
+    );
     let (stop, mut stopped) = watch::channel(false);
     let tournaments = tournaments::Tournaments::new(hub.clone());
     let state = AppState::with_tournaments(hub.clone(), tournaments.clone(), &config);
@@ -346,13 +373,17 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
     // Running games come back in the background, once the server accepts requests: each
     // game's clock resumes when that game is loaded (a request for a game not loaded yet loads
     // it at once), so the time spent restoring many games is counted against nobody.
+    // In a cluster, the games of a node that stopped are taken over by the survivors (and by
+    // itself once back) as their owner's lease expires.
     let hub3 = hub.clone();
-    tokio::spawn(async move {
-        match hub3.restore_running().await {
-            Ok(n) => tracing::info!(restored = n, "running games restored"),
-            Err(e) => tracing::error!(error = %e, "cannot restore running games"),
-        }
-    });
+    if hub.cluster().is_none() {
+        tokio::spawn(async move {
+            match hub3.restore_running().await {
+                Ok(n) => tracing::info!(restored = n, "running games restored"),
+                Err(e) => tracing::error!(error = %e, "cannot restore running games"),
+            }
+        });
+    }
     // Tournaments resume their timers (start, default time, pause between rounds).
     let tournaments2 = tournaments.clone();
     tokio::spawn(async move {

@@ -33,6 +33,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     doc.merge(crate::lobby::LobbyApi::openapi());
     doc.merge(crate::profiles::ProfilesApi::openapi());
     doc.merge(crate::tournaments::TournamentsApi::openapi());
+    doc.merge(crate::operations::OperationsApi::openapi());
     doc
 }
 

@@ -1,7 +1,8 @@
 //! `arbiter serve [--addr 127.0.0.1:8080] [--db arbiter.db | sqlite://… | postgres://…]
 //! [--engine-threads N] [--engine-max-think S] [--uci-engine NAME=PATH]…
 //! [--uci-option NAME:OPTION=VALUE]… [--secure-cookies] [--public-origin URL]…
-//! [--sign-up-limit BURST/SECONDS|off] [--trusted-proxy IP]…`
+//! [--sign-up-limit BURST/SECONDS|off] [--trusted-proxy IP]…
+//! [--cluster nats://HOST:PORT --node-id NAME [--lease-ms MS]]`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -57,6 +58,37 @@ pub struct Args {
     /// on logins and sign-ups; without it, the TCP peer is the client.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// Cluster mode: several nodes over one PostgreSQL (`--db postgres://…`), joined by this
+    /// NATS server; any node serves any client, and a dead node's games move to the others.
+    #[arg(long, value_name = "NATS_URL", env = "ARBITER_CLUSTER")]
+    cluster: Option<String>,
+    /// Cluster mode: this node's id (letters, digits, '-', '_'; unique in the cluster).
+    /// Default: the host name.
+    #[arg(long, value_name = "NAME", env = "ARBITER_NODE_ID", requires = "cluster")]
+    node_id: Option<String>,
+    /// Cluster mode: the lease's length in ms; a dead node's games move after at most this
+    /// long (plus a second).
+    #[arg(long, value_name = "MS", default_value_t = 5000, requires = "cluster",
+          value_parser = clap::value_parser!(u64).range(500..))]
+    lease_ms: u64,
+}
+
+/// The host name, as a node id (characters NATS subjects cannot carry become '-').
+fn host_name() -> String {
+    let name = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "node".to_owned());
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// `--sign-up-limit`: a rate, or no limit.
@@ -141,6 +173,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             |l| l.0,
         ),
         trusted_proxies: args.trusted_proxies,
+        cluster: args
+            .cluster
+            .map(|nats_url| arbiter_server::cluster::ClusterConfig {
+                nats_url,
+                node_id: args.node_id.unwrap_or_else(host_name),
+                lease: std::time::Duration::from_millis(args.lease_ms),
+            }),
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;

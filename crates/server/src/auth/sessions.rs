@@ -13,7 +13,7 @@ pub const SESSION_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
 pub const API_TOKEN_PREFIX: &str = "arb_";
 
 /// A logged-in account.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Account {
     /// The account's id (never shown).
     pub id: String,

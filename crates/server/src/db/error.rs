@@ -1,10 +1,18 @@
 //! Errors of the store.
 
+/// The 503 message of a write refused by its fence (cluster mode): the hub recognises it and
+/// asks the game's new owner.
+pub const FENCED: &str = "this node no longer owns the game; retry";
+
 /// A store error as the API reports it: 503 while shutting down, else a 500 (details logged).
 impl From<StoreError> for crate::error::AppError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::WriterGone => Self::Unavailable("the server is shutting down".into()),
+            StoreError::Unavailable(why) => {
+                Self::Unavailable(format!("the database is unreachable ({why}); retry"))
+            }
+            StoreError::Fenced => Self::Unavailable(FENCED.into()),
             other => Self::Internal(other.to_string()),
         }
     }
@@ -18,7 +26,14 @@ pub enum StoreError {
     BadUrl(String),
     /// A database error.
     #[error("database: {0}")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
+    /// The database cannot be reached (down, restarting, connections refused): a 503.
+    #[error("database unreachable: {0}")]
+    Unavailable(String),
+    /// Cluster mode: the write's fencing token is stale (this node's lease has expired or
+    /// another node has taken the game over), so nothing was written.
+    #[error("fenced: this node no longer owns the game")]
+    Fenced,
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -31,4 +46,27 @@ pub enum StoreError {
     /// A stored row cannot be read back.
     #[error("corrupt record: {0}")]
     Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        if is_unreachable(&e) {
+            Self::Unavailable(e.to_string())
+        } else {
+            Self::Db(e)
+        }
+    }
+}
+
+/// Whether `e` says the database cannot be reached now (as opposed to refusing a statement):
+/// I/O errors, pool timeouts, and PostgreSQL's connection and shutdown classes (08, 57P).
+pub fn is_unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
+        sqlx::Error::Database(d) => d
+            .code()
+            .is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
+        sqlx::Error::Protocol(m) => m.contains("connection") || m.contains("closed"),
+        _ => false,
+    }
 }

@@ -5,6 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 
 use super::error::StoreError;
+use super::{Fence, DB_NOW_MS};
 
 /// A row of the `games` table.
 #[derive(Debug, Clone, Default)]
@@ -357,34 +358,55 @@ fn out_of_order(game: &str, seq: i64) -> sqlx::Error {
 /// multi-row INSERTs, one multi-row UPDATE of the games' `last_seq` (guarded: a game's events
 /// must follow its last stored one), and a full UPDATE for the rare events that change a
 /// game's status, result or seats.
+///
+/// Cluster mode: a write with a [`Fence`] changes a game only where `owner_epoch` is the
+/// fence's epoch, its events record that epoch, and the transaction commits only if each
+/// fence's lease is unexpired on the database's clock, checked last (otherwise
+/// [`StoreError::Fenced`] and nothing is written).
 pub(super) async fn commit_batch(
     pool: &AnyPool,
-    batch: &[&Write],
-) -> Result<Vec<Committed>, sqlx::Error> {
+    batch: &[(&Write, Option<&Fence>)],
+) -> Result<Vec<Committed>, StoreError> {
     let mut tx = pool.begin().await?;
     let mut committed = vec![Committed::default(); batch.len()];
-    let mut events: Vec<&EventRow> = Vec::new();
-    // (game, previous last_seq, new last_seq, unix ms)
-    let mut bumps: Vec<(&str, i64, i64, i64)> = Vec::new();
-    let mut updates: Vec<(usize, &EventRow, &EventRow, &GameUpdate)> = Vec::new();
+    // Events with the committing node's epoch (-1: unfenced, stored as NULL).
+    let mut events: Vec<(&EventRow, i64)> = Vec::new();
+    // (game, previous last_seq, new last_seq, unix ms, fence epoch or -1)
+    let mut bumps: Vec<(&str, i64, i64, i64, i64)> = Vec::new();
+    let mut updates: Vec<(usize, &EventRow, &EventRow, &GameUpdate, i64)> = Vec::new();
+    let mut fences: Vec<&Fence> = Vec::new();
     // The last event of a rated game that ends, with the rating changes added (by seq).
     let mut patched: Vec<(&str, i64, String)> = Vec::new();
-    for (i, w) in batch.iter().enumerate() {
+    for (i, (w, fence)) in batch.iter().enumerate() {
+        let epoch = fence.map_or(-1, |f| f.epoch);
+        if let Some(f) = fence {
+            if !fences.iter().any(|x| x.epoch == f.epoch) {
+                fences.push(f);
+            }
+        }
         match w {
-            Write::Create(g) => insert_game(&mut tx, g).await?,
+            Write::Create(g) => {
+                insert_game(&mut tx, g).await?;
+                if let Some(f) = fence {
+                    own(&mut tx, &g.id, f).await?;
+                }
+            }
             Write::Withdraw(id) => {
                 let done = sqlx::query(
                     "UPDATE games SET status = 'withdrawn', updated_at = $1 \
-                     WHERE id = $2 AND status = 'waiting' AND last_seq = 0",
+                     WHERE id = $2 AND status = 'waiting' AND last_seq = 0 \
+                     AND ($3 < 0 OR owner_epoch = $3)",
                 )
                 .bind(super::now_unix_ms())
                 .bind(id)
+                .bind(epoch)
                 .execute(&mut *tx)
                 .await?;
                 if done.rows_affected() != 1 {
-                    return Err(sqlx::Error::Protocol(format!(
-                        "game {id} is no longer waiting"
-                    )));
+                    fenced_or(&mut tx, id, epoch, || {
+                        sqlx::Error::Protocol(format!("game {id} is no longer waiting"))
+                    })
+                    .await?;
                 }
             }
             Write::Rematch { of, game } => {
@@ -398,25 +420,35 @@ pub(super) async fn commit_batch(
                 if done.rows_affected() != 1 {
                     return Err(sqlx::Error::Protocol(format!(
                         "game {of} already has a rematch"
-                    )));
+                    ))
+                    .into());
                 }
                 insert_game(&mut tx, game).await?;
+                if let Some(f) = fence {
+                    own(&mut tx, &game.id, f).await?;
+                }
             }
             Write::Tournament(t) => super::tournaments::commit(&mut tx, t).await?,
             Write::Append(evs, update) => {
                 let (Some(first), Some(last)) = (evs.first(), evs.last()) else {
                     continue;
                 };
-                events.extend(evs.iter());
+                events.extend(evs.iter().map(|e| (e, epoch)));
                 match update {
-                    Some(u) => updates.push((i, first, last, u)),
-                    None => bumps.push((&first.game_id, first.seq - 1, last.seq, last.created_at)),
+                    Some(u) => updates.push((i, first, last, u, epoch)),
+                    None => bumps.push((
+                        &first.game_id,
+                        first.seq - 1,
+                        last.seq,
+                        last.created_at,
+                        epoch,
+                    )),
                 }
             }
         }
     }
     // Rate first, so that the game's last event is stored with the changes.
-    for (i, first, last, u) in &updates {
+    for (i, first, last, u, _) in &updates {
         if let Some(end) = &u.rated_end {
             let diffs = rate(&mut tx, &first.game_id, end, last.created_at).await?;
             committed[*i].rating_diffs = Some(diffs);
@@ -429,11 +461,11 @@ pub(super) async fn commit_batch(
     }
     for chunk in events.chunks(ROWS_PER_STATEMENT) {
         let sql = format!(
-            "INSERT INTO events (game_id, seq, kind, t_ms, data, created_at) VALUES {}",
-            placeholders(chunk.len(), 6, &[])
+            "INSERT INTO events (game_id, seq, kind, t_ms, data, created_at, epoch) VALUES {}",
+            placeholders(chunk.len(), 7, &[])
         );
         let mut q = sqlx::query(&sql);
-        for e in chunk {
+        for (e, epoch) in chunk {
             let data = patched
                 .iter()
                 .find(|(g, s, _)| *g == e.game_id && *s == e.seq)
@@ -444,28 +476,37 @@ pub(super) async fn commit_batch(
                 .bind(&e.kind)
                 .bind(e.t_ms)
                 .bind(data.to_owned())
-                .bind(e.created_at);
+                .bind(e.created_at)
+                .bind((*epoch >= 0).then_some(*epoch));
         }
         q.execute(&mut *tx).await?;
     }
     for chunk in bumps.chunks(ROWS_PER_STATEMENT) {
         let sql = format!(
-            "WITH v (id, p, s, a) AS (VALUES {}) \
+            "WITH v (id, p, s, a, e) AS (VALUES {}) \
              UPDATE games SET last_seq = v.s, updated_at = v.a FROM v \
-             WHERE games.id = v.id AND games.last_seq = v.p",
-            placeholders(chunk.len(), 4, &["TEXT", "BIGINT", "BIGINT", "BIGINT"])
+             WHERE games.id = v.id AND games.last_seq = v.p \
+             AND (v.e < 0 OR games.owner_epoch = v.e)",
+            placeholders(
+                chunk.len(),
+                5,
+                &["TEXT", "BIGINT", "BIGINT", "BIGINT", "BIGINT"],
+            )
         );
         let mut q = sqlx::query(&sql);
-        for (id, prev, seq, at) in chunk {
-            q = q.bind(*id).bind(*prev).bind(*seq).bind(*at);
+        for (id, prev, seq, at, epoch) in chunk {
+            q = q.bind(*id).bind(*prev).bind(*seq).bind(*at).bind(*epoch);
         }
         let done = q.execute(&mut *tx).await?;
         if done.rows_affected() != chunk.len() as u64 {
-            let (id, _, seq, _) = chunk[0];
-            return Err(out_of_order(id, seq));
+            let (id, _, seq, _, epoch) = chunk[0];
+            if chunk.len() == 1 {
+                fenced_or(&mut tx, id, epoch, || out_of_order(id, seq)).await?;
+            }
+            return Err(out_of_order(id, seq).into());
         }
     }
-    for (_, first, last, u) in updates {
+    for (_, first, last, u, epoch) in updates {
         let [white_start, black_start] = u
             .start_ratings
             .map_or([None, None], |[w, b]| [Some(w), Some(b)]);
@@ -479,7 +520,7 @@ pub(super) async fn commit_batch(
              black_rating = COALESCE($13, black_rating), \
              white_provisional = COALESCE($14, white_provisional), \
              black_provisional = COALESCE($15, black_provisional) \
-             WHERE id = $8 AND last_seq = $9",
+             WHERE id = $8 AND last_seq = $9 AND ($16 < 0 OR owner_epoch = $16)",
         )
         .bind(&u.status)
         .bind(&u.result)
@@ -496,14 +537,64 @@ pub(super) async fn commit_batch(
         .bind(black_start.map(|r: (i64, bool)| r.0))
         .bind(white_start.map(|r| i64::from(r.1)))
         .bind(black_start.map(|r| i64::from(r.1)))
+        .bind(epoch)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(out_of_order(&first.game_id, first.seq));
+            fenced_or(&mut tx, &first.game_id, epoch, || {
+                out_of_order(&first.game_id, first.seq)
+            })
+            .await?;
+        }
+    }
+    // Last, so that the lease is checked as late as possible before the commit.
+    for f in fences {
+        let live: i64 = sqlx::query_scalar(&format!(
+            "SELECT COUNT(*) FROM cluster_nodes WHERE node_id = $1 AND epoch = $2 \
+             AND lease_until > {DB_NOW_MS}"
+        ))
+        .bind(&*f.node)
+        .bind(f.epoch)
+        .fetch_one(&mut *tx)
+        .await?;
+        if live != 1 {
+            return Err(StoreError::Fenced);
         }
     }
     tx.commit().await?;
     Ok(committed)
+}
+
+/// Record `f`'s node as the owner of the game `id` just created.
+async fn own(tx: &mut sqlx::AnyConnection, id: &str, f: &Fence) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET owner_node = $1, owner_epoch = $2 WHERE id = $3")
+        .bind(&*f.node)
+        .bind(f.epoch)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// A guarded change of game `id` touched no row: [`StoreError::Fenced`] if the write was
+/// fenced (`epoch` ≥ 0) and the game's owner is no longer that epoch, else `other`.
+async fn fenced_or(
+    tx: &mut sqlx::AnyConnection,
+    id: &str,
+    epoch: i64,
+    other: impl FnOnce() -> sqlx::Error,
+) -> Result<(), StoreError> {
+    if epoch >= 0 {
+        let owner: Option<Option<i64>> =
+            sqlx::query_scalar("SELECT owner_epoch FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if owner.flatten() != Some(epoch) {
+            return Err(StoreError::Fenced);
+        }
+    }
+    Err(other().into())
 }
 
 /// A client event (a JSON object's text) with the rating changes of both players added as

@@ -31,6 +31,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tournaments",
         include_str!("../../migrations/0005_tournaments.sql"),
     ),
+    (
+        6,
+        "cluster",
+        include_str!("../../migrations/0006_cluster.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

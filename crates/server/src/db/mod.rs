@@ -18,7 +18,7 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor};
 use tokio::sync::{mpsc, oneshot};
 
-pub use error::StoreError;
+pub use error::{is_unreachable, StoreError, FENCED};
 pub use log::{
     game_row, rating, with_rating_diffs, Committed, EventRow, GameRow, GameUpdate, PlayersRow,
     RateFn, RatedEnd, RatingRow, Write,
@@ -84,6 +84,22 @@ pub struct Store {
     backend: Backend,
     writer: mpsc::Sender<Job>,
 }
+
+/// Cluster mode: the proof a node gives with each write that it still owns what it writes —
+/// its node id and the epoch of its lease. The write commits only if, in the same
+/// transaction, the node's lease with this epoch is unexpired on the database's clock and the
+/// game's `owner_epoch` is this epoch; otherwise nothing is written ([`StoreError::Fenced`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The node's id.
+    pub node: std::sync::Arc<str>,
+    /// The epoch of its lease.
+    pub epoch: i64,
+}
+
+/// PostgreSQL's clock now, in unix ms: leases are timed by the database, never by a node's
+/// own clock (cluster mode is PostgreSQL only).
+pub const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
 
 /// Unix time in milliseconds.
 pub fn now_unix_ms() -> i64 {
@@ -168,9 +184,22 @@ impl Store {
     /// # Errors
     /// The database rejected the write, or the writer has stopped.
     pub async fn write(&self, write: Write) -> Result<Committed, StoreError> {
+        self.write_fenced(write, None).await
+    }
+
+    /// Commit `write` under a fencing token (cluster mode; `None`: unfenced, as
+    /// [`Store::write`]). A created game is owned by the fence's node.
+    ///
+    /// # Errors
+    /// As [`Store::write`]; [`StoreError::Fenced`] when the token is stale.
+    pub async fn write_fenced(
+        &self,
+        write: Write,
+        fence: Option<Fence>,
+    ) -> Result<Committed, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.writer
-            .send((write, tx))
+            .send((write, fence, tx))
             .await
             .map_err(|_| StoreError::WriterGone)?;
         rx.await.map_err(|_| StoreError::WriterGone)?
@@ -315,7 +344,7 @@ mod tests {
         }
         // A duplicate event number is refused and leaves the log unchanged.
         let dup = store.write(Write::Append(vec![event("g1", 3)], None)).await;
-        assert!(matches!(dup, Err(StoreError::Write(_))));
+        assert!(matches!(dup, Err(StoreError::Write(_))), "{dup:?}");
         // So is a gap.
         assert!(store
             .write(Write::Append(vec![event("g1", 5)], None))

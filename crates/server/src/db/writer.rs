@@ -7,9 +7,14 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::error::StoreError;
 use super::log::{commit_batch, Committed, Write};
+use super::Fence;
 
-/// A write and where to acknowledge it.
-pub(super) type Job = (Write, oneshot::Sender<Result<Committed, StoreError>>);
+/// A write, its fencing token (cluster mode) and where to acknowledge it.
+pub(super) type Job = (
+    Write,
+    Option<Fence>,
+    oneshot::Sender<Result<Committed, StoreError>>,
+);
 
 /// Largest number of writes committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -42,28 +47,40 @@ pub(super) async fn checkpointer(pool: AnyPool) {
 pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
     let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
-        let batch: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
+        let batch: Vec<(&Write, Option<&Fence>)> =
+            jobs.iter().map(|(w, f, _)| (w, f.as_ref())).collect();
         match commit_batch(&pool, &batch).await {
             Ok(committed) => {
-                for ((_, ack), c) in jobs.drain(..).zip(committed) {
+                for ((_, _, ack), c) in jobs.drain(..).zip(committed) {
                     let _ = ack.send(Ok(c));
                 }
             }
-            Err(e) if jobs.len() == 1 => {
-                tracing::warn!(error = %e, "write failed");
-                for (_, ack) in jobs.drain(..) {
-                    let _ = ack.send(Err(StoreError::Write(e.to_string())));
+            Err(e) if jobs.len() == 1 || matches!(e, StoreError::Unavailable(_)) => {
+                // One write, or a database that cannot be reached: every write fails alike.
+                tracing::warn!(error = %e, n = jobs.len(), "write failed");
+                for (_, _, ack) in jobs.drain(..) {
+                    let _ = ack.send(Err(reported(&e)));
                 }
             }
             Err(e) => {
                 tracing::warn!(error = %e, n = jobs.len(), "batch failed, retrying one by one");
-                for (w, ack) in jobs.drain(..) {
-                    let r = commit_batch(&pool, &[&w]).await;
+                for (w, f, ack) in jobs.drain(..) {
+                    let r = commit_batch(&pool, &[(&w, f.as_ref())]).await;
                     let r = r.map(|c| c.first().copied().unwrap_or_default());
-                    let _ = ack.send(r.map_err(|e| StoreError::Write(e.to_string())));
+                    let _ = ack.send(r.map_err(|e| reported(&e)));
                 }
             }
         }
     }
     tracing::debug!("database writer stopped");
+}
+
+/// The error a write's sender receives: unreachable and fenced as such, any other refusal as
+/// [`StoreError::Write`].
+fn reported(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
+        StoreError::Fenced => StoreError::Fenced,
+        other => StoreError::Write(other.to_string()),
+    }
 }

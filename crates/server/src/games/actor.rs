@@ -36,8 +36,10 @@ use super::wire::{
 };
 use crate::accounts::queries as account_queries;
 use crate::auth::Account;
-use crate::db::{self, EventRow, GameRow, GameUpdate, Store, Write};
+use crate::cluster::Cluster;
+use crate::db::{self, EventRow, Fence, GameRow, GameUpdate, Store, StoreError, Write};
 use crate::error::{ApiResult, AppError};
+use crate::metrics::METRICS;
 use crate::ratings::{self, Category};
 use crate::token;
 
@@ -56,6 +58,8 @@ pub struct GameContext {
     pub engines: Arc<Engines>,
     /// Set when WebSocket sessions must close (shutdown).
     pub closing: watch::Sender<bool>,
+    /// Cluster mode: this node's membership (events are published to the other nodes).
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl GameContext {
@@ -84,6 +88,23 @@ pub struct WireEvent {
     pub seq: i64,
     /// The JSON text of the WebSocket message.
     pub json: axum::extract::ws::Utf8Bytes,
+}
+
+impl WireEvent {
+    /// The form published to other nodes: the number, a newline, the JSON.
+    pub fn to_bus(&self) -> bytes::Bytes {
+        bytes::Bytes::from(format!("{}\n{}", self.seq, self.json.as_str()))
+    }
+
+    /// Read the form published by [`WireEvent::to_bus`].
+    pub fn from_bus(payload: &[u8]) -> Option<Self> {
+        let text = std::str::from_utf8(payload).ok()?;
+        let (seq, json) = text.split_once('\n')?;
+        Some(Self {
+            seq: seq.parse().ok()?,
+            json: json.to_owned().into(),
+        })
+    }
 }
 
 /// Where an actor sends its answer.
@@ -179,6 +200,10 @@ pub struct GameActor {
     me: Option<mpsc::WeakSender<Cmd>>,
     /// The seat the server plays, if any.
     computer: Option<Computer>,
+    /// Cluster mode: the lease under which this node took the game; every commit carries it.
+    fence: Option<Fence>,
+    /// A commit was refused by the fence: another node owns the game now; the actor stops.
+    fenced: bool,
 }
 
 /// What a computer's search gave the actor: an answer, or an error with the player back
@@ -236,9 +261,11 @@ impl GameActor {
     pub async fn spawn(
         ctx: Arc<GameContext>,
         id: &str,
+        fence: Option<Fence>,
         on_exit: impl FnOnce() + Send + 'static,
     ) -> ApiResult<mpsc::Sender<Cmd>> {
         let mut actor = Self::load(ctx, id).await?;
+        actor.fence = fence;
         let (tx, rx) = mpsc::channel(256);
         actor.me = Some(tx.downgrade());
         tokio::spawn(async move {
@@ -315,6 +342,8 @@ impl GameActor {
             base: Instant::now(),
             me: None,
             computer,
+            fence: None,
+            fenced: false,
         })
     }
 
@@ -462,6 +491,12 @@ impl GameActor {
                 }
             };
             let Some(cmd) = cmd else { break };
+            if self.fenced {
+                // Another node owns the game now: answer nothing more from here (the hub asks
+                // the new owner).
+                drop(cmd);
+                break;
+            }
             match cmd {
                 Cmd::Join(account, reply) => {
                     let r = self.join(account).await;
@@ -522,6 +557,9 @@ impl GameActor {
                     let _ = reply.send(Ok(self.since(after)));
                 }
             }
+            if self.fenced {
+                break;
+            }
         }
     }
 
@@ -578,22 +616,38 @@ impl GameActor {
             ));
         }
         debug_assert!(self.seats.taken(seat));
-        self.ctx
-            .store
-            .write(Write::Withdraw(self.id.clone()))
-            .await?;
+        self.write(Write::Withdraw(self.id.clone())).await?;
         self.withdrawn = true;
         self.stored_status = "withdrawn";
-        self.notice(json!({"type": "withdrawn"}));
+        self.notice(json!({"type": "withdrawn"})).await;
         Ok(())
     }
 
     /// Send every subscriber a message that is not a game event (not numbered, not stored).
-    fn notice(&self, msg: Value) {
-        let _ = self.events.send(Arc::new(WireEvent {
+    async fn notice(&mut self, msg: Value) {
+        let ev = Arc::new(WireEvent {
             seq: 0,
             json: msg.to_string().into(),
-        }));
+        });
+        if let Some(c) = &self.ctx.cluster {
+            c.publish_event(&self.id, ev.to_bus()).await;
+        }
+        let _ = self.events.send(ev);
+    }
+
+    /// Commit `write` under this actor's fence; a refused fence stops the actor.
+    async fn write(&mut self, write: Write) -> ApiResult<db::Committed> {
+        let started = std::time::Instant::now();
+        let r = self.ctx.store.write_fenced(write, self.fence.clone()).await;
+        METRICS.commit(started.elapsed());
+        r.map_err(|e| {
+            if matches!(e, StoreError::Fenced) {
+                tracing::warn!(game = %self.id, "fenced: another node owns the game now");
+                METRICS.fenced();
+                self.fenced = true;
+            }
+            AppError::from(e)
+        })
     }
 
     async fn rematch(&mut self, who: &Credentials, offer: bool) -> ApiResult<RematchAnswer> {
@@ -611,7 +665,7 @@ impl GameActor {
         }
         if !offer {
             if self.rematch_offer.take().is_some() {
-                self.notice(json!({"type": "rematch", "offer": null}));
+                self.notice(json!({"type": "rematch", "offer": null})).await;
             }
             return Ok(RematchAnswer {
                 status: "declined".into(),
@@ -631,7 +685,7 @@ impl GameActor {
         if !vs_computer && self.rematch_offer != Some(opponent) {
             if self.rematch_offer != Some(seat) {
                 self.rematch_offer = Some(seat);
-                self.notice(json!({"type": "rematch", "offer": seat}));
+                self.notice(json!({"type": "rematch", "offer": seat})).await;
             }
             return Ok(RematchAnswer {
                 status: "offered".into(),
@@ -640,16 +694,14 @@ impl GameActor {
         }
         let game = self.rematch_row(computer)?;
         let new_id = game.id.clone();
-        self.ctx
-            .store
-            .write(Write::Rematch {
-                of: self.id.clone(),
-                game,
-            })
-            .await?;
+        self.write(Write::Rematch {
+            of: self.id.clone(),
+            game,
+        })
+        .await?;
         self.seats.row.rematch_id = Some(new_id.clone());
         self.rematch_offer = None;
-        self.notice(json!({"type": "rematch", "game": new_id}));
+        self.notice(json!({"type": "rematch", "game": new_id})).await;
         Ok(RematchAnswer {
             status: "started".into(),
             game: Some(new_id),
@@ -1055,12 +1107,8 @@ impl GameActor {
                 start_ratings,
                 rated_end,
             });
-        let committed = self
-            .ctx
-            .store
-            .write(Write::Append(rows, update))
-            .await
-            .map_err(AppError::from)?;
+        let committed = self.write(Write::Append(rows, update)).await?;
+        METRICS.moves(self.referee.ply().saturating_sub(ply0) as u64);
         self.stored_status = status;
         self.start_ratings_stored |= start_ratings.is_some();
         if let Some((white, black)) = committed.rating_diffs {
@@ -1077,6 +1125,9 @@ impl GameActor {
             }
         }
         for ev in wires {
+            if let Some(c) = &self.ctx.cluster {
+                c.publish_event(&self.id, ev.to_bus()).await;
+            }
             self.log.push(ev.clone());
             let _ = self.events.send(ev);
         }

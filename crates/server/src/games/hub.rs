@@ -4,10 +4,15 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use serde::de::DeserializeOwned;
 use tokio::sync::{mpsc, oneshot, watch, OnceCell};
 
 use super::actor::{Cmd, GameActor, GameContext, Reply, Subscription, WireEvent};
+use super::mirror::Mirrors;
+use super::remote::{self, RemoteCmd, RemoteSubscription, Request, Response};
+use super::replay;
 use super::computer::{ComputerKind, ComputerSeat, Engines};
 use super::players::Credentials;
 use super::referee::{Action, ArbiterAction, Referee, Spec};
@@ -17,6 +22,7 @@ use super::wire::{
 };
 use crate::accounts::queries as account_queries;
 use crate::auth::Account;
+use crate::cluster::{Cluster, ClusterError, Owner};
 use crate::db::{self, GameRow, PlayersRow, Store, StoreError, Write};
 use crate::error::{ApiResult, AppError};
 use crate::token;
@@ -27,11 +33,24 @@ struct Handle {
     gen: u64,
 }
 
+/// Why a game's actor is not here.
+enum Load {
+    /// Another node owns the game (cluster mode).
+    Elsewhere(Arc<str>),
+    /// Unknown game, database down…
+    Failed(AppError),
+}
+
+/// The most nodes a cluster request visits before giving up (owners move during failover).
+const MAX_HOPS: u32 = 8;
+
 /// The registry of live games.
 pub struct Hub {
     ctx: Arc<GameContext>,
     games: Mutex<HashMap<String, Arc<OnceCell<Handle>>>>,
     next_gen: AtomicU64,
+    /// Cluster mode: the events of games owned elsewhere, for this node's sockets.
+    mirrors: Arc<Mirrors>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -51,10 +70,122 @@ impl Hub {
                 lag_allowance_ms,
                 engines,
                 closing: watch::channel(false).0,
+                cluster: None,
             }),
             games: Mutex::new(HashMap::new()),
             next_gen: AtomicU64::new(1),
+            mirrors: Arc::default(),
         })
+    }
+
+    /// A hub on a cluster node: games are loaded only by their owner, requests for games owned
+    /// elsewhere are forwarded, and this node serves the others' requests for its games,
+    /// takes over games whose owner's lease expired, and drops every game when its own lease
+    /// is lost.
+    ///
+    /// # Errors
+    /// NATS refuses the service's subscription.
+    pub async fn clustered(
+        store: Store,
+        lag_allowance_ms: u64,
+        engines: Arc<Engines>,
+        cluster: Arc<Cluster>,
+    ) -> Result<Arc<Self>, ClusterError> {
+        let hub = Arc::new(Self {
+            ctx: Arc::new(GameContext {
+                store: store.clone(),
+                lag_allowance_ms,
+                engines,
+                closing: watch::channel(false).0,
+                cluster: Some(cluster.clone()),
+            }),
+            games: Mutex::new(HashMap::new()),
+            next_gen: AtomicU64::new(1),
+            mirrors: Arc::default(),
+        });
+        let weak = Arc::downgrade(&hub);
+        let handler: crate::cluster::Handler = Arc::new(move |payload| {
+            let hub = weak.upgrade();
+            Box::pin(async move {
+                let answer = match (hub, serde_json::from_slice::<Request>(&payload)) {
+                    (Some(hub), Ok(req)) => hub.serve_remote(req).await,
+                    (None, _) => Response::NotOwner { node: None },
+                    (_, Err(e)) => Response::of::<()>(Err(AppError::bad_request(
+                        "bad_request",
+                        e.to_string(),
+                    ))),
+                };
+                serde_json::to_vec(&answer).unwrap_or_default().into()
+            })
+        });
+        cluster.serve(remote::SERVICE, handler).await?;
+        hub.mirrors.spawn_sweeper(store);
+        tokio::spawn(Self::follow_lease(Arc::downgrade(&hub), cluster.epochs()));
+        tokio::spawn(Self::take_over(Arc::downgrade(&hub), cluster.lease() / 5));
+        Ok(hub)
+    }
+
+    /// When this node's lease is lost (epoch 0, or a new epoch), every game loaded under the
+    /// old one is dropped: its actor stops, and its commits would be refused anyway.
+    async fn follow_lease(hub: std::sync::Weak<Self>, mut epochs: watch::Receiver<i64>) {
+        while epochs.changed().await.is_ok() {
+            let Some(hub) = hub.upgrade() else { return };
+            let dropped = std::mem::take(&mut *hub.games.lock().expect("hub lock"));
+            if !dropped.is_empty() {
+                tracing::warn!(games = dropped.len(), "lease changed: games dropped");
+            }
+        }
+    }
+
+    /// Every fifth of a lease: take this node's share of the playing games whose owner's
+    /// lease has expired, and load them (clocks resume, Art. 6.11: the interruption counts
+    /// against nobody).
+    async fn take_over(hub: std::sync::Weak<Self>, period: Duration) {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else { return };
+            let Some(cluster) = hub.ctx.cluster.clone() else { return };
+            if hub.ctx.store.pool().is_closed() {
+                return;
+            }
+            match cluster.claim_orphans().await {
+                Ok((ids, _)) => {
+                    if !ids.is_empty() {
+                        tracing::warn!(games = ids.len(), "took over games");
+                    }
+                    for id in ids {
+                        if let Err(e) = hub.view(&id).await {
+                            tracing::error!(game = %id, error = %e, "cannot load a game taken over");
+                        }
+                    }
+                }
+                Err(StoreError::Fenced) => {}
+                Err(e) => tracing::warn!(error = %e, "cannot look for games to take over"),
+            }
+        }
+    }
+
+    /// The cluster this node belongs to, if any.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.ctx.cluster.as_ref()
+    }
+
+    /// Games whose actor is loaded here.
+    pub fn loaded(&self) -> usize {
+        self.games.lock().expect("hub lock").len()
+    }
+
+    /// The fence this node writes a new game's row with (cluster mode).
+    fn fence(&self) -> ApiResult<Option<db::Fence>> {
+        match &self.ctx.cluster {
+            None => Ok(None),
+            Some(c) => c
+                .fence()
+                .map(Some)
+                .ok_or_else(|| AppError::from(StoreError::Fenced)),
+        }
     }
 
     /// The database.
@@ -94,7 +225,10 @@ impl Hub {
             for row in rows {
                 match self.handle(&row.id).await {
                     Ok(_) => n += 1,
-                    Err(e) => tracing::error!(game = %row.id, error = %e, "cannot restore game"),
+                    Err(Load::Elsewhere(_)) => {}
+                    Err(Load::Failed(e)) => {
+                        tracing::error!(game = %row.id, error = %e, "cannot restore game")
+                    }
                 }
             }
         }
@@ -207,7 +341,7 @@ impl Hub {
         };
         self.ctx
             .store
-            .write(Write::Create(row))
+            .write_fenced(Write::Create(row), self.fence()?)
             .await
             .map_err(AppError::from)?;
         if computer.is_some() {
@@ -227,28 +361,50 @@ impl Hub {
         })
     }
 
-    async fn handle(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
+    async fn handle(self: &Arc<Self>, id: &str) -> Result<Handle, Load> {
         let cell = {
             let mut games = self.games.lock().expect("hub lock");
-            games.entry(id.to_owned()).or_default().clone()
+            match games.get(id) {
+                Some(c) => c.clone(),
+                None => {
+                    // Owned elsewhere as far as we know: no database round trip.
+                    if let Some(node) = self.ctx.cluster.as_ref().and_then(|c| c.known_owner(id))
+                    {
+                        return Err(Load::Elsewhere(node));
+                    }
+                    games.entry(id.to_owned()).or_default().clone()
+                }
+            }
         };
         let r = cell
             .get_or_try_init(|| async {
+                let fence = match &self.ctx.cluster {
+                    None => None,
+                    Some(c) => match c.claim(id).await {
+                        Ok((Owner::Me, fence)) => fence,
+                        Ok((Owner::Node(n), _)) => return Err(Load::Elsewhere(n.into())),
+                        Ok((Owner::Missing, _)) => {
+                            return Err(Load::Failed(AppError::game_not_found(id)))
+                        }
+                        Err(e) => return Err(Load::Failed(e.into())),
+                    },
+                };
                 let gen = self.next_gen.fetch_add(1, Ordering::Relaxed);
                 let hub = Arc::downgrade(self);
                 let gone = id.to_owned();
-                let tx = GameActor::spawn(self.ctx.clone(), id, move || {
+                let tx = GameActor::spawn(self.ctx.clone(), id, fence, move || {
                     if let Some(hub) = hub.upgrade() {
                         hub.forget(&gone, gen);
                     }
                 })
-                .await?;
-                Ok::<_, AppError>(Handle { tx, gen })
+                .await
+                .map_err(Load::Failed)?;
+                Ok::<_, Load>(Handle { tx, gen })
             })
             .await
             .cloned();
         if r.is_err() {
-            // Do not cache a failure (unknown game, database down).
+            // Do not cache a failure (unknown game, database down, owned elsewhere).
             let mut games = self.games.lock().expect("hub lock");
             if games.get(id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
                 games.remove(id);
@@ -268,26 +424,157 @@ impl Hub {
         }
     }
 
-    async fn call<T>(self: &Arc<Self>, id: &str, make: impl Fn(Reply<T>) -> Cmd) -> ApiResult<T> {
-        // An actor that has just unloaded itself: reload once.
+    /// Pass a command to the game's actor on this node, loading (in cluster mode: claiming)
+    /// it if needed; `Err(node)` when another node owns the game.
+    async fn call<T>(
+        self: &Arc<Self>,
+        id: &str,
+        make: impl Fn(Reply<T>) -> Cmd,
+    ) -> Result<ApiResult<T>, Arc<str>> {
+        // An actor that has just unloaded itself (or lost the game to another node): reload
+        // once.
         for _ in 0..2 {
-            let h = self.handle(id).await?;
+            let h = match self.handle(id).await {
+                Ok(h) => h,
+                Err(Load::Elsewhere(node)) => return Err(node),
+                Err(Load::Failed(e)) => return Ok(Err(e)),
+            };
             let (tx, rx) = oneshot::channel();
             if h.tx.send(make(tx)).await.is_err() {
                 self.forget(id, h.gen);
                 continue;
             }
             match rx.await {
-                Ok(r) => return r,
+                Ok(Err(AppError::Unavailable(m))) if m == db::FENCED => {
+                    self.forget(id, h.gen);
+                    continue;
+                }
+                Ok(r) => return Ok(r),
                 Err(_) => {
                     self.forget(id, h.gen);
                     continue;
                 }
             }
         }
-        Err(AppError::Unavailable(
+        Ok(Err(AppError::Unavailable(
             "the game is being reloaded; retry".into(),
+        )))
+    }
+
+    /// Ask `node`, the game's owner, to run `cmd`: `Err(())` when it does not answer or is
+    /// not the owner (the caller looks for the owner again).
+    async fn forward<T: DeserializeOwned>(
+        &self,
+        node: &str,
+        id: &str,
+        cmd: RemoteCmd,
+    ) -> Result<ApiResult<T>, ()> {
+        let Some(cluster) = &self.ctx.cluster else {
+            return Err(());
+        };
+        let req = Request {
+            game: id.to_owned(),
+            cmd,
+        };
+        let payload = serde_json::to_vec(&req).map_err(|_| ())?;
+        let answer = match cluster.request(node, remote::SERVICE, payload).await {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::debug!(game = %id, error = %e, "owner does not answer");
+                cluster.forget_owner(id);
+                return Err(());
+            }
+        };
+        match serde_json::from_slice::<Response>(&answer) {
+            Ok(Response::Ok(v)) => Ok(serde_json::from_value(v)
+                .map_err(|e| AppError::Internal(format!("bad answer from node {node}: {e}")))),
+            Ok(Response::Err {
+                status,
+                error,
+                message,
+            }) => Ok(Err(AppError::from_remote(status, &error, message))),
+            Ok(Response::NotOwner { .. }) | Err(_) => {
+                cluster.forget_owner(id);
+                Err(())
+            }
+        }
+    }
+
+    /// Run a command on the game's owner: here, or forwarded over NATS (acknowledged only
+    /// after the owner's commit, as here). Owners move during a failover: the request follows
+    /// them for a few hops, then answers 503.
+    async fn routed<T: DeserializeOwned>(
+        self: &Arc<Self>,
+        id: &str,
+        make: impl Fn(Reply<T>) -> Cmd,
+        cmd: impl Fn() -> RemoteCmd,
+    ) -> ApiResult<T> {
+        for hop in 0..MAX_HOPS {
+            match self.call(id, &make).await {
+                Ok(r) => return r,
+                Err(node) => {
+                    if let Ok(r) = self.forward(&node, id, cmd()).await {
+                        return r;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100 * u64::from(hop + 1))).await;
+        }
+        Err(AppError::Unavailable(
+            "the game's node does not answer; retry".into(),
         ))
+    }
+
+    /// Answer another node's request for a game this node owns (never forwarded again: a
+    /// node that is not the owner says so).
+    async fn serve_remote(self: &Arc<Self>, req: Request) -> Response {
+        let id = req.game.as_str();
+        let not_owner = |node: Arc<str>| Response::NotOwner {
+            node: Some(node.to_string()),
+        };
+        macro_rules! answer {
+            ($make:expr) => {
+                match self.call(id, $make).await {
+                    Ok(r) => Response::of(r),
+                    Err(node) => not_owner(node),
+                }
+            };
+        }
+        match req.cmd {
+            RemoteCmd::Join(account) => answer!(|reply| Cmd::Join(account.clone(), reply)),
+            RemoteCmd::Withdraw(who) => answer!(|reply| Cmd::Withdraw {
+                who: who.clone(),
+                reply
+            }),
+            RemoteCmd::Rematch { who, offer } => answer!(|reply| Cmd::Rematch {
+                who: who.clone(),
+                offer,
+                reply
+            }),
+            RemoteCmd::View => answer!(Cmd::View),
+            RemoteCmd::Pgn => answer!(Cmd::Pgn),
+            RemoteCmd::Act { who, action, view } => answer!(|reply| Cmd::Act {
+                who: who.clone(),
+                action: action.clone(),
+                view,
+                reply
+            }),
+            RemoteCmd::Arbiter(action) => answer!(|reply| Cmd::Arbiter { action, reply }),
+            RemoteCmd::Subscribe { since } => {
+                match self.call(id, |reply| Cmd::Subscribe { since, reply }).await {
+                    Ok(r) => Response::of(r.map(|sub| RemoteSubscription {
+                        state: sub.state,
+                        backlog: sub
+                            .backlog
+                            .iter()
+                            .map(|e| (e.seq, e.json.as_str().to_owned()))
+                            .collect(),
+                        last_seq: sub.last_seq,
+                    })),
+                    Err(node) => not_owner(node),
+                }
+            }
+        }
     }
 
     /// Take the free seat; the game starts (Art. 6.6).
@@ -299,8 +586,12 @@ impl Hub {
         id: &str,
         account: Option<&Account>,
     ) -> ApiResult<SeatGrant> {
-        self.call(id, |reply| Cmd::Join(account.cloned(), reply))
-            .await
+        self.routed(
+            id,
+            |reply| Cmd::Join(account.cloned(), reply),
+            || RemoteCmd::Join(account.cloned()),
+        )
+        .await
     }
 
     /// Create a game whose seats two accounts take at once (a seek accepted, a pool's
@@ -316,7 +607,10 @@ impl Hub {
     ) -> ApiResult<String> {
         let row = Self::paired_row(req, white, black)?;
         let id = row.id.clone();
-        self.ctx.store.write(Write::Create(row)).await?;
+        self.ctx
+            .store
+            .write_fenced(Write::Create(row), self.fence()?)
+            .await?;
         // Loading the game starts it (Art. 6.6).
         self.view(&id).await?;
         Ok(id)
@@ -364,7 +658,12 @@ impl Hub {
     /// # Errors
     /// 404 unknown game; 409 `game_over`, `untimed`.
     pub async fn arbiter(self: &Arc<Self>, id: &str, action: ArbiterAction) -> ApiResult<i64> {
-        self.call(id, |reply| Cmd::Arbiter { action, reply }).await
+        self.routed(
+            id,
+            |reply| Cmd::Arbiter { action, reply },
+            || RemoteCmd::Arbiter(action),
+        )
+        .await
     }
 
     /// Withdraw a game still waiting for an opponent (its creator only).
@@ -372,10 +671,14 @@ impl Hub {
     /// # Errors
     /// 401 not the creator, 404 unknown game, 409 `not_waiting`.
     pub async fn withdraw(self: &Arc<Self>, id: &str, who: Credentials) -> ApiResult<()> {
-        self.call(id, |reply| Cmd::Withdraw {
-            who: who.clone(),
-            reply,
-        })
+        self.routed(
+            id,
+            |reply| Cmd::Withdraw {
+                who: who.clone(),
+                reply,
+            },
+            || RemoteCmd::Withdraw(who.clone()),
+        )
         .await
     }
 
@@ -391,11 +694,18 @@ impl Hub {
         offer: bool,
     ) -> ApiResult<RematchAnswer> {
         let answer = self
-            .call(id, |reply| Cmd::Rematch {
-                who: who.clone(),
-                offer,
-                reply,
-            })
+            .routed(
+                id,
+                |reply| Cmd::Rematch {
+                    who: who.clone(),
+                    offer,
+                    reply,
+                },
+                || RemoteCmd::Rematch {
+                    who: who.clone(),
+                    offer,
+                },
+            )
             .await?;
         if let Some(game) = &answer.game {
             self.view(game).await?;
@@ -408,7 +718,7 @@ impl Hub {
     /// # Errors
     /// 404 unknown game.
     pub async fn view(self: &Arc<Self>, id: &str) -> ApiResult<GameView> {
-        self.call(id, Cmd::View).await
+        self.routed(id, Cmd::View, || RemoteCmd::View).await
     }
 
     /// The game in PGN.
@@ -416,7 +726,7 @@ impl Hub {
     /// # Errors
     /// 404 unknown game.
     pub async fn pgn(self: &Arc<Self>, id: &str) -> ApiResult<String> {
-        self.call(id, Cmd::Pgn).await
+        self.routed(id, Cmd::Pgn, || RemoteCmd::Pgn).await
     }
 
     /// Perform `action` for the seat holding `token`; returns the event number and the state.
@@ -430,12 +740,20 @@ impl Hub {
         action: Action,
     ) -> ApiResult<Ack> {
         let (seq, game) = self
-            .call(id, |reply| Cmd::Act {
-                who: who.clone(),
-                action: action.clone(),
-                view: true,
-                reply,
-            })
+            .routed(
+                id,
+                |reply| Cmd::Act {
+                    who: who.clone(),
+                    action: action.clone(),
+                    view: true,
+                    reply,
+                },
+                || RemoteCmd::Act {
+                    who: who.clone(),
+                    action: action.clone(),
+                    view: true,
+                },
+            )
             .await?;
         let game = game.ok_or_else(|| AppError::Internal("no view".into()))?;
         Ok(Ack { seq, game })
@@ -451,14 +769,22 @@ impl Hub {
         who: &Credentials,
         action: Action,
     ) -> ApiResult<i64> {
-        self.call(id, |reply| Cmd::Act {
-            who: who.clone(),
-            action: action.clone(),
-            view: false,
-            reply,
-        })
+        self.routed(
+            id,
+            |reply| Cmd::Act {
+                who: who.clone(),
+                action: action.clone(),
+                view: false,
+                reply,
+            },
+            || RemoteCmd::Act {
+                who: who.clone(),
+                action: action.clone(),
+                view: false,
+            },
+        )
         .await
-        .map(|(seq, _)| seq)
+        .map(|(seq, _): (i64, Option<GameView>)| seq)
     }
 
     /// Subscribe to a game's events after `since` (or a state snapshot if `None`).
@@ -470,7 +796,47 @@ impl Hub {
         id: &str,
         since: Option<i64>,
     ) -> ApiResult<Subscription> {
-        self.call(id, |reply| Cmd::Subscribe { since, reply }).await
+        for hop in 0..MAX_HOPS {
+            let node = match self.call(id, |reply| Cmd::Subscribe { since, reply }).await {
+                Ok(r) => return r,
+                Err(node) => node,
+            };
+            let Some(cluster) = self.ctx.cluster.clone() else {
+                break;
+            };
+            // Listen before asking the owner where to start, so that nothing falls between.
+            let rx = self.mirrors.subscribe(&cluster, id).await?;
+            match self
+                .forward::<RemoteSubscription>(&node, id, RemoteCmd::Subscribe { since })
+                .await
+            {
+                Ok(Ok(start)) => {
+                    self.mirrors.seen(id, start.last_seq);
+                    return Ok(Subscription {
+                        state: start.state,
+                        backlog: start
+                            .backlog
+                            .into_iter()
+                            .map(|(seq, json)| {
+                                Arc::new(WireEvent {
+                                    seq,
+                                    json: json.into(),
+                                })
+                            })
+                            .collect(),
+                        rx,
+                        last_seq: start.last_seq,
+                    });
+                }
+                Ok(Err(e)) => return Err(e),
+                Err(()) => {
+                    tokio::time::sleep(Duration::from_millis(100 * u64::from(hop + 1))).await;
+                }
+            }
+        }
+        Err(AppError::Unavailable(
+            "the game's node does not answer; retry".into(),
+        ))
     }
 
     /// Events after `after` (a lagging subscriber catching up).
@@ -482,7 +848,31 @@ impl Hub {
         id: &str,
         after: i64,
     ) -> ApiResult<Vec<Arc<WireEvent>>> {
-        self.call(id, |reply| Cmd::Since { after, reply }).await
+        let local = self.ctx.cluster.is_none()
+            || self
+                .games
+                .lock()
+                .expect("hub lock")
+                .get(id)
+                .is_some_and(|c| c.initialized());
+        if local {
+            if let Ok(r) = self.call(id, |reply| Cmd::Since { after, reply }).await {
+                return r;
+            }
+        }
+        // Cluster mode, a game owned elsewhere: its committed events are in the database.
+        let rows = self.ctx.store.events(id, after).await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                replay::wire_json(row).map(|json| {
+                    Arc::new(WireEvent {
+                        seq: row.seq,
+                        json: json.into(),
+                    })
+                })
+            })
+            .collect())
     }
 
     /// Open and running games.

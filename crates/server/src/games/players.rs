@@ -10,7 +10,7 @@ use crate::token;
 use super::wire::{PlayerView, PlayersView, Seat};
 
 /// What a request proves about its sender: a seat token and/or an account.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Credentials {
     /// A seat token.
     pub token: Option<String>,

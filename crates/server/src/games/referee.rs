@@ -15,7 +15,7 @@ use crate::error::{ApiResult, AppError};
 use crate::ratings::Category;
 
 /// An action of a seat holder.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Action {
     /// Play a move.
     Move(MoveRequest),
@@ -32,7 +32,7 @@ pub enum Action {
 }
 
 /// What the arbiter (a tournament's director) does to a game (Art. 6.7.1, 12.9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ArbiterAction {
     /// Declare the result: a forfeit (Art. 6.7.1, `+/-`, `-/+`, `-/-`) or a decision (12.9.6).
     Declare {

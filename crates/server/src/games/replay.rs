@@ -96,3 +96,9 @@ pub fn pgn(row: &GameRow, seats: &Seats, referee: &Referee) -> ApiResult<String>
     let tags = seats.pgn_tags(computer);
     Ok(referee.pgn(&row.id, row.created_at, &tags))
 }
+
+/// The client JSON of a stored event (its `wire` part), as the game's sockets sent it.
+pub fn wire_json(row: &EventRow) -> Option<String> {
+    let data: Value = serde_json::from_str(&row.data).ok()?;
+    data.get("wire").map(Value::to_string)
+}
