@@ -459,28 +459,8 @@ pub(super) async fn commit_batch(
             ));
         }
     }
-    for chunk in events.chunks(ROWS_PER_STATEMENT) {
-        let sql = format!(
-            "INSERT INTO events (game_id, seq, kind, t_ms, data, created_at, epoch) VALUES {}",
-            placeholders(chunk.len(), 7, &[])
-        );
-        let mut q = sqlx::query(&sql);
-        for (e, epoch) in chunk {
-            let data = patched
-                .iter()
-                .find(|(g, s, _)| *g == e.game_id && *s == e.seq)
-                .map_or(e.data.as_str(), |(_, _, d)| d.as_str());
-            q = q
-                .bind(&e.game_id)
-                .bind(e.seq)
-                .bind(&e.kind)
-                .bind(e.t_ms)
-                .bind(data.to_owned())
-                .bind(e.created_at)
-                .bind((*epoch >= 0).then_some(*epoch));
-        }
-        q.execute(&mut *tx).await?;
-    }
+    // The guarded changes of the games first: a stale owner is told it is fenced (rather
+    // than that its event numbers are taken).
     for chunk in bumps.chunks(ROWS_PER_STATEMENT) {
         let sql = format!(
             "WITH v (id, p, s, a, e) AS (VALUES {}) \
@@ -546,6 +526,28 @@ pub(super) async fn commit_batch(
             })
             .await?;
         }
+    }
+    for chunk in events.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO events (game_id, seq, kind, t_ms, data, created_at, epoch) VALUES {}",
+            placeholders(chunk.len(), 7, &[])
+        );
+        let mut q = sqlx::query(&sql);
+        for (e, epoch) in chunk {
+            let data = patched
+                .iter()
+                .find(|(g, s, _)| *g == e.game_id && *s == e.seq)
+                .map_or(e.data.as_str(), |(_, _, d)| d.as_str());
+            q = q
+                .bind(&e.game_id)
+                .bind(e.seq)
+                .bind(&e.kind)
+                .bind(e.t_ms)
+                .bind(data.to_owned())
+                .bind(e.created_at)
+                .bind((*epoch >= 0).then_some(*epoch));
+        }
+        q.execute(&mut *tx).await?;
     }
     // Last, so that the lease is checked as late as possible before the commit.
     for f in fences {

@@ -131,7 +131,12 @@ impl Store {
                 Backend::Sqlite => 4,
                 Backend::Postgres => 8,
             })
-            .acquire_timeout(Duration::from_secs(10));
+            // PostgreSQL down: a request fails with a 503 after 5 s rather than hanging (SQLite
+            // waits longer: a busy file, never an unreachable one).
+            .acquire_timeout(Duration::from_secs(match backend {
+                Backend::Sqlite => 10,
+                Backend::Postgres => 5,
+            }));
         let options = if backend == Backend::Sqlite {
             options.after_connect(move |conn, _meta| {
                 Box::pin(async move {
