@@ -50,6 +50,7 @@ pub mod tournaments;
 
 // The top: the web UI's files, the API document, health and metrics.
 mod assets;
+pub mod coordinated;
 pub mod openapi;
 pub mod operations;
 
@@ -222,9 +223,16 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(operations::routes())
         .merge(accounts::routes())
         .merge(games::routes())
-        .merge(lobby::routes())
         .merge(profiles::routes())
-        .merge(tournaments::routes())
+        .merge(
+            // Cluster mode: run on the coordinator (passed on from other nodes).
+            lobby::routes()
+                .merge(tournaments::routes())
+                .route_layer(axum::middleware::from_fn_with_state(
+                    state.hub.clone(),
+                    coordinated::guard,
+                )),
+        )
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
     Router::new()
@@ -357,8 +365,11 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
     let (stop, mut stopped) = watch::channel(false);
     let tournaments = tournaments::Tournaments::new(hub.clone());
     let state = AppState::with_tournaments(hub.clone(), tournaments.clone(), &config);
-    let router =
-        app(state, config.max_body_bytes).into_make_service_with_connect_info::<SocketAddr>();
+    let router = app(state, config.max_body_bytes);
+    if let Some(cluster) = hub.cluster() {
+        coordinated::serve(cluster, router.clone()).await?;
+    }
+    let router = router.into_make_service_with_connect_info::<SocketAddr>();
     let hub2 = hub.clone();
     let task = tokio::spawn(async move {
         axum::serve(listener, router)
@@ -384,14 +395,39 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
             }
         });
     }
-    // Tournaments resume their timers (start, default time, pause between rounds).
+    // Tournaments resume their timers (start, default time, pause between rounds); in a
+    // cluster, on the coordinator, whenever a node becomes it.
     let tournaments2 = tournaments.clone();
-    tokio::spawn(async move {
-        match tournaments2.restore().await {
-            Ok(n) => tracing::info!(restored = n, "tournaments restored"),
-            Err(e) => tracing::error!(error = %e, "cannot restore tournaments"),
+    match hub.cluster() {
+        None => {
+            tokio::spawn(async move {
+                match tournaments2.restore().await {
+                    Ok(n) => tracing::info!(restored = n, "tournaments restored"),
+                    Err(e) => tracing::error!(error = %e, "cannot restore tournaments"),
+                }
+            });
         }
-    });
+        Some(cluster) => {
+            let cluster = cluster.clone();
+            tokio::spawn(async move {
+                let mut coordinators = cluster.coordinators();
+                let mut was = false;
+                loop {
+                    let is = cluster.is_coordinator();
+                    if is && !was {
+                        match tournaments2.restore().await {
+                            Ok(n) => tracing::info!(restored = n, "coordinator: tournaments restored"),
+                            Err(e) => tracing::error!(error = %e, "cannot restore tournaments"),
+                        }
+                    }
+                    was = is;
+                    if coordinators.changed().await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    }
     Ok(Running {
         addr,
         stop,

@@ -179,6 +179,23 @@ pub(super) async fn claim_orphans(
     Ok(ids)
 }
 
+/// The live node with the oldest epoch (id and address), if any.
+pub(super) async fn oldest_live(pool: &AnyPool) -> Result<Option<(String, String)>, StoreError> {
+    let row = sqlx::query(&format!(
+        "SELECT node_id, COALESCE(addr, '') AS addr FROM cluster_nodes \
+         WHERE lease_until > {DB_NOW_MS} ORDER BY epoch LIMIT 1"
+    ))
+    .fetch_optional(pool)
+    .await?;
+    row.map(|r| {
+        Ok((
+            r.try_get("node_id").map_err(StoreError::from)?,
+            r.try_get("addr").map_err(StoreError::from)?,
+        ))
+    })
+    .transpose()
+}
+
 /// Whether the database answers.
 pub(super) async fn ping(pool: &AnyPool) -> bool {
     sqlx::query("SELECT 1").execute(pool).await.is_ok()

@@ -102,6 +102,18 @@ pub struct Cluster {
     epoch: watch::Sender<i64>,
     /// The owners of games last seen elsewhere (forwarding without asking the database).
     owners: Mutex<HashMap<String, Arc<str>>>,
+    /// The coordinator: the live node with the oldest epoch, which runs the lobby and the
+    /// tournaments for the whole cluster.
+    coordinator: watch::Sender<Option<Member>>,
+}
+
+/// A live node of the cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// Its id.
+    pub node: String,
+    /// Where it listens.
+    pub addr: String,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -167,7 +179,9 @@ impl Cluster {
             lease: config.lease,
             epoch: watch::channel(epoch).0,
             owners: Mutex::new(HashMap::new()),
+            coordinator: watch::channel(None).0,
         });
+        cluster.refresh_coordinator().await;
         tokio::spawn(renew_loop(Arc::downgrade(&cluster)));
         Ok(cluster)
     }
@@ -190,6 +204,44 @@ impl Cluster {
     /// Told whenever the epoch changes (a lost lease: 0, then a new one).
     pub fn epochs(&self) -> watch::Receiver<i64> {
         self.epoch.subscribe()
+    }
+
+    /// The coordinator as last seen (`None`: unknown at the moment).
+    pub fn coordinator(&self) -> Option<Member> {
+        self.coordinator.borrow().clone()
+    }
+
+    /// Told whenever the coordinator changes.
+    pub fn coordinators(&self) -> watch::Receiver<Option<Member>> {
+        self.coordinator.subscribe()
+    }
+
+    /// Whether this node is the coordinator (and holds a live lease).
+    pub fn is_coordinator(&self) -> bool {
+        self.epoch() > 0
+            && self
+                .coordinator
+                .borrow()
+                .as_ref()
+                .is_some_and(|m| *m.node == *self.node)
+    }
+
+    async fn refresh_coordinator(&self) {
+        match lease::oldest_live(&self.pool).await {
+            Ok(m) => {
+                let m = m.map(|(node, addr)| Member { node, addr });
+                self.coordinator.send_if_modified(|c| {
+                    if *c == m {
+                        false
+                    } else {
+                        tracing::info!(coordinator = ?m.as_ref().map(|m| &m.node), "coordinator");
+                        *c = m;
+                        true
+                    }
+                });
+            }
+            Err(e) => tracing::debug!(error = %e, "cannot read the coordinator"),
+        }
     }
 
     /// The fencing token of this node's writes, if it holds a lease.
@@ -283,7 +335,7 @@ impl Cluster {
         Ok(())
     }
 
-    /// Ask `node`'s `service`; waits at most the request timeout (5 s).
+    /// Ask `node`'s `service`, waiting at most `timeout`.
     ///
     /// # Errors
     /// The node does not serve it (down) or does not answer in time.
@@ -292,10 +344,14 @@ impl Cluster {
         node: &str,
         service: &str,
         payload: Vec<u8>,
+        timeout: Duration,
     ) -> Result<Bytes, BusError> {
         METRICS.forwarded();
+        let request = async_nats::Request::new()
+            .payload(payload.into())
+            .timeout(Some(timeout));
         self.nats
-            .request(Self::subject(node, service), payload.into())
+            .send_request(Self::subject(node, service), request)
             .await
             .map(|m| m.payload)
             .map_err(|e| BusError::NoAnswer {
@@ -391,6 +447,7 @@ async fn renew_loop(cluster: std::sync::Weak<Cluster>) {
             Ok(true) => {
                 METRICS.lease_renewed();
                 last_renewed = Instant::now();
+                c.refresh_coordinator().await;
             }
             Ok(false) => {
                 tracing::error!(node = %c.node, epoch, "lease lost: this node's games go to others");

@@ -41,6 +41,10 @@ enum Load {
     Failed(AppError),
 }
 
+/// How long a forwarded command waits for the owner's answer (a paused owner's lease expires
+/// meanwhile, and the next hop finds the new one).
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(4);
+
 /// The most nodes a cluster request visits before giving up (owners move during failover).
 const MAX_HOPS: u32 = 8;
 
@@ -477,7 +481,10 @@ impl Hub {
             cmd,
         };
         let payload = serde_json::to_vec(&req).map_err(|_| ())?;
-        let answer = match cluster.request(node, remote::SERVICE, payload).await {
+        let answer = match cluster
+            .request(node, remote::SERVICE, payload, FORWARD_TIMEOUT)
+            .await
+        {
             Ok(a) => a,
             Err(e) => {
                 tracing::debug!(game = %id, error = %e, "owner does not answer");

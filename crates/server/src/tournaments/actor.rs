@@ -21,7 +21,9 @@ use super::wire::{
     PenaltyDone, PenaltyRequest,
 };
 use crate::auth::Account;
-use crate::db::{self, GameRow, PairingRow, Store, TournamentEventRow, TournamentWrite, Write};
+use crate::db::{
+    self, Fence, GameRow, PairingRow, Store, StoreError, TournamentEventRow, TournamentWrite, Write,
+};
 use crate::error::{ApiResult, AppError};
 use crate::games::referee::ArbiterAction;
 use crate::games::wire::{CreateGame, Seat};
@@ -162,6 +164,8 @@ enum Timer {
 
 /// The actor.
 pub struct TournamentActor {
+    /// Cluster mode: the coordinator's lease when the actor started; every write carries it.
+    fence: Option<Fence>,
     ctx: Arc<Ctx>,
     state: State,
     me: mpsc::WeakSender<Cmd>,
@@ -231,8 +235,14 @@ impl TournamentActor {
                 "tournament {id} has no settings"
             )));
         }
+        // Cluster mode: the tournament runs on the coordinator, under its lease.
+        let fence = match ctx.hub.cluster() {
+            None => None,
+            Some(c) => Some(c.fence().ok_or_else(|| AppError::from(StoreError::Fenced))?),
+        };
         let (tx, rx) = mpsc::channel(256);
         let actor = TournamentActor {
+            fence,
             ctx,
             state,
             me: tx.downgrade(),
@@ -1106,14 +1116,17 @@ impl TournamentActor {
         let status = (next.status() != self.state.status()).then(|| next.status().to_owned());
         self.ctx
             .store()
-            .write(Write::Tournament(Box::new(TournamentWrite {
-                id: self.state.id.clone(),
-                create: None,
-                events: rows,
-                status,
-                pairings,
-                games,
-            })))
+            .write_fenced(
+                Write::Tournament(Box::new(TournamentWrite {
+                    id: self.state.id.clone(),
+                    create: None,
+                    events: rows,
+                    status,
+                    pairings,
+                    games,
+                })),
+                self.fence.clone(),
+            )
             .await?;
         let first = self.state.last_seq + 1;
         self.state = next;

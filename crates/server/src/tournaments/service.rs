@@ -145,13 +145,26 @@ fn round2(x: f64) -> f64 {
 impl Tournaments {
     /// Over the games' hub.
     pub fn new(hub: Arc<Hub>) -> Arc<Self> {
-        Arc::new(Self {
+        let epochs = hub.cluster().map(|c| c.epochs());
+        let t = Arc::new(Self {
             ctx: Arc::new(Ctx {
                 hub,
                 closing: watch::channel(false).0,
             }),
             actors: Mutex::new(HashMap::new()),
-        })
+        });
+        // Cluster mode: a lost lease drops every tournament loaded under it (their writes
+        // would be refused); the coordinator loads them again.
+        if let Some(mut epochs) = epochs {
+            let weak = Arc::downgrade(&t);
+            tokio::spawn(async move {
+                while epochs.changed().await.is_ok() {
+                    let Some(t) = weak.upgrade() else { return };
+                    t.actors.lock().expect("tournaments lock").clear();
+                }
+            });
+        }
+        t
     }
 
     /// Stop every actor (shutdown).
@@ -224,10 +237,11 @@ impl Tournaments {
             }],
             ..TournamentWrite::default()
         };
+        let fence = self.ctx.hub.cluster().and_then(|c| c.fence());
         self.ctx
             .hub
             .store()
-            .write(Write::Tournament(Box::new(write)))
+            .write_fenced(Write::Tournament(Box::new(write)), fence)
             .await?;
         self.snapshot(&id).await
     }
