@@ -160,10 +160,7 @@ async fn pass_on(cluster: &Cluster, to: &Member, req: Request) -> Response {
 ///
 /// # Errors
 /// NATS refuses the subscription.
-pub async fn serve(
-    cluster: &Cluster,
-    router: Router,
-) -> Result<(), crate::cluster::ClusterError> {
+pub async fn serve(cluster: &Cluster, router: Router) -> Result<(), crate::cluster::ClusterError> {
     let handler: Handler = Arc::new(move |payload| {
         let router = router.clone();
         Box::pin(async move {
@@ -231,12 +228,10 @@ async fn relay_socket(
         Err(e) => return e.into_response(),
     };
     let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let Ok(mut upstream) =
-        tungstenite::client::IntoClientRequest::into_client_request(format!(
-            "ws://{}{path}",
-            to.addr
-        ))
-    else {
+    let Ok(mut upstream) = tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "ws://{}{path}",
+        to.addr
+    )) else {
         return unavailable("bad coordinator address");
     };
     for name in [

@@ -226,12 +226,9 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(profiles::routes())
         .merge(
             // Cluster mode: run on the coordinator (passed on from other nodes).
-            lobby::routes()
-                .merge(tournaments::routes())
-                .route_layer(axum::middleware::from_fn_with_state(
-                    state.hub.clone(),
-                    coordinated::guard,
-                )),
+            lobby::routes().merge(tournaments::routes()).route_layer(
+                axum::middleware::from_fn_with_state(state.hub.clone(), coordinated::guard),
+            ),
         )
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body_bytes));
@@ -416,7 +413,9 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
                     let is = cluster.is_coordinator();
                     if is && !was {
                         match tournaments2.restore().await {
-                            Ok(n) => tracing::info!(restored = n, "coordinator: tournaments restored"),
+                            Ok(n) => {
+                                tracing::info!(restored = n, "coordinator: tournaments restored")
+                            }
                             Err(e) => tracing::error!(error = %e, "cannot restore tournaments"),
                         }
                     }

@@ -95,7 +95,10 @@ impl Metrics {
         let mut out = String::with_capacity(2048);
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let mut one = |name: &str, kind: &str, help: &str, value: String| {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}");
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
         };
         one(
             "arbiter_games_owned",

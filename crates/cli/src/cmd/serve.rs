@@ -64,7 +64,12 @@ pub struct Args {
     cluster: Option<String>,
     /// Cluster mode: this node's id (letters, digits, '-', '_'; unique in the cluster).
     /// Default: the host name.
-    #[arg(long, value_name = "NAME", env = "ARBITER_NODE_ID", requires = "cluster")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "ARBITER_NODE_ID",
+        requires = "cluster"
+    )]
     node_id: Option<String>,
     /// Cluster mode: the lease's length in ms; a dead node's games move after at most this
     /// long (plus a second).

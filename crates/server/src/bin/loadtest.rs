@@ -22,8 +22,28 @@
 //! (instead of games: two players play N short rated games, then their profile, the first and
 //! last page of the game list and the streamed PGN export of all N are timed, with the
 //! server's memory during the export).
-//! `--serve --addr A --db D` runs the server
-//! itself (used for the child process).
+//!
+//! **Cluster mode**: `--cluster NODES --db postgres://…` starts one `nats-server` (Debian's
+//! `/usr/sbin/nats-server`, or `--nats-server PATH`) on a free port and NODES server children
+//! joined to it over the one database (`arbiter serve --cluster` in all but its command line:
+//! the same `arbiter_server::start` with a `ClusterConfig`). Game `i` is created on node
+//! `i mod NODES`, which owns it (the `x-arbiter-node` header of the answer names the node);
+//! `--attach owner` (default) connects both players to the owner, `--attach other` joins and
+//! connects them through the next node, so that every move is forwarded to the owner over NATS
+//! and every event comes back through NATS. Reports, besides the figures above, each node's
+//! memory, the CPU time per acknowledged move of the nodes, of `nats-server`, of PostgreSQL and
+//! of the load generator, and each node's moves committed and requests forwarded (its
+//! `/metrics`); before the nodes stop, it checks that every game is still owned by the node
+//! that created it.
+//!
+//! ```text
+//! loadtest --cluster 3 --attach other --db postgres://arbiter:arbiter@127.0.0.1/bench_cluster \
+//!     --games 1000 --seconds 20 --think-ms 180
+//! ```
+//!
+//! `--warmup S` (3) sets the seconds between the start of the games and the measured window.
+//! `--serve --addr A --db D [--nats URL --node-id NAME --lease-ms MS]` runs the server
+//! itself (used for the child processes).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -56,6 +76,24 @@ struct Opts {
     accounts: bool,
     lobby: usize,
     export: usize,
+    warmup: u64,
+    /// Cluster mode: this many nodes (0: one server process, no cluster).
+    cluster: usize,
+    attach: Attach,
+    nats_server: String,
+    /// The child's cluster membership (`--serve` only): NATS URL, node id, lease.
+    nats: Option<String>,
+    node_id: Option<String>,
+    lease_ms: u64,
+}
+
+/// Where the players of a cluster game connect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attach {
+    /// To the node that owns the game.
+    Owner,
+    /// To another node: moves are forwarded to the owner, events come back over NATS.
+    Other,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -71,6 +109,13 @@ fn parse_args() -> Result<Opts, String> {
         accounts: false,
         lobby: 0,
         export: 0,
+        warmup: 3,
+        cluster: 0,
+        attach: Attach::Owner,
+        nats_server: "/usr/sbin/nats-server".into(),
+        nats: None,
+        node_id: None,
+        lease_ms: 5000,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -87,15 +132,44 @@ fn parse_args() -> Result<Opts, String> {
             "--time-control" => o.time_control = val()?,
             "--addr" => o.addr = val()?,
             "--serve" => o.serve = true,
+            "--warmup" => o.warmup = val()?.parse().map_err(|e| format!("--warmup: {e}"))?,
+            "--cluster" => o.cluster = val()?.parse().map_err(|e| format!("--cluster: {e}"))?,
+            "--attach" => {
+                o.attach = match val()?.as_str() {
+                    "owner" => Attach::Owner,
+                    "other" => Attach::Other,
+                    v => return Err(format!("--attach {v}: owner or other")),
+                }
+            }
+            "--nats-server" => o.nats_server = val()?,
+            "--nats" => o.nats = Some(val()?),
+            "--node-id" => o.node_id = Some(val()?),
+            "--lease-ms" => o.lease_ms = val()?.parse().map_err(|e| format!("--lease-ms: {e}"))?,
             "-h" | "--help" => {
                 return Err(
-                    "usage: loadtest [--games N] [--seconds S] [--think-ms T] [--db URL] \
-                            [--time-control TC] [--sync-full] [--accounts] [--lobby N] [--export N]"
+                    "usage: loadtest [--games N] [--seconds S] [--think-ms T] [--warmup S] [--db URL] \
+                            [--time-control TC] [--sync-full] [--accounts] [--lobby N] [--export N] \
+                            [--cluster NODES --db postgres://… [--attach owner|other] \
+                            [--nats-server PATH] [--lease-ms MS]]"
                         .into(),
                 )
             }
             other => return Err(format!("unknown argument {other}")),
         }
+    }
+    if o.cluster > 0 && !o.serve {
+        if !o.db.as_deref().is_some_and(|d| d.starts_with("postgres")) {
+            return Err("--cluster needs --db postgres://…".into());
+        }
+        if o.lobby > 0 || o.export > 0 {
+            return Err("--cluster runs the games benchmark only (not --lobby or --export)".into());
+        }
+        if o.cluster > 26 {
+            return Err("--cluster: at most 26 nodes".into());
+        }
+    }
+    if o.attach == Attach::Other && o.cluster < 2 {
+        return Err("--attach other needs --cluster 2 or more".into());
     }
     Ok(o)
 }
@@ -157,6 +231,14 @@ fn serve(opts: &Opts) {
             },
             // Every simulated player signs up from this one address.
             sign_ups_per_address: None,
+            cluster: opts
+                .nats
+                .clone()
+                .map(|nats_url| arbiter_server::cluster::ClusterConfig {
+                    nats_url,
+                    node_id: opts.node_id.clone().unwrap_or_else(|| "n1".into()),
+                    lease: Duration::from_millis(opts.lease_ms),
+                }),
             ..arbiter_server::Config::default()
         };
         let server = arbiter_server::start(config).await.expect("server starts");
@@ -178,6 +260,43 @@ async fn http_as(
     path: &str,
     body: &Value,
 ) -> Result<(Value, Option<String>), BoxError> {
+    let (head, body) = http_text(addr, cookie, method, path, body).await?;
+    let set = head.lines().find_map(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("set-cookie: arbiter_session=").then(|| {
+            l["set-cookie: ".len()..]
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .to_owned()
+        })
+    });
+    let value = if body.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&body)?
+    };
+    Ok((value, set))
+}
+
+/// A header's value in a response's head.
+fn header_value(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| v.trim().to_owned())
+    })
+}
+
+/// As [`http_as`], returning the response's head and body as text (an error unless 2xx).
+async fn http_text(
+    addr: SocketAddr,
+    cookie: Option<&str>,
+    method: &str,
+    path: &str,
+    body: &Value,
+) -> Result<(String, String), BoxError> {
     let body = body.to_string();
     let mut s = TcpStream::connect(addr).await?;
     let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
@@ -194,22 +313,7 @@ async fn http_as(
     if !head.starts_with("HTTP/1.1 2") {
         return Err(format!("{method} {path}: {head} {body}").into());
     }
-    let set = head.lines().find_map(|l| {
-        let l = l.to_ascii_lowercase();
-        l.starts_with("set-cookie: arbiter_session=").then(|| {
-            l["set-cookie: ".len()..]
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .to_owned()
-        })
-    });
-    let value = if body.trim().is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(body)?
-    };
-    Ok((value, set))
+    Ok((head.to_owned(), body.to_owned()))
 }
 
 /// Sign up a fresh player; returns the session cookie.
@@ -238,6 +342,8 @@ struct Stats {
     moves: AtomicU64,
     games_done: AtomicU64,
     errors: AtomicU64,
+    /// Each game's owner (index of its node) as its creation said.
+    owners: Mutex<HashMap<String, usize>>,
 }
 
 type WsStream = tokio_tungstenite::WebSocketStream<TcpStream>;
@@ -303,24 +409,43 @@ impl Rng {
     }
 }
 
+/// The servers the players talk to: one process, or the nodes of a cluster.
+struct Target {
+    addrs: Vec<SocketAddr>,
+    names: Vec<String>,
+    attach: Attach,
+}
+
+/// Create a game on node `home`, then join it and connect both players on the node `attach`
+/// says (in a cluster); returns the game, the index of its owner, and the players.
 async fn new_game(
-    addr: SocketAddr,
+    target: &Target,
+    home: usize,
     tc: &str,
     cookies: Option<&[String; 2]>,
-) -> Result<(String, Player, Player), BoxError> {
+) -> Result<(String, usize, Player, Player), BoxError> {
     let (w, b) = match cookies {
         Some([cw, cb]) => (Some(cw.as_str()), Some(cb.as_str())),
         None => (None, None),
     };
-    let (created, _) = http_as(
-        addr,
+    let (head, body) = http_text(
+        target.addrs[home],
         w,
         "POST",
         "/api/games",
         &json!({"time_control": tc, "color": "white", "rated": cookies.is_some()}),
     )
     .await?;
+    let created: Value = serde_json::from_str(&body)?;
     let id = created["id"].as_str().ok_or("no id")?.to_owned();
+    // The node that created the game owns it; the header names it.
+    let owner = header_value(&head, "x-arbiter-node")
+        .and_then(|n| target.names.iter().position(|m| *m == n))
+        .unwrap_or(home);
+    let addr = match target.attach {
+        Attach::Owner => target.addrs[owner],
+        Attach::Other => target.addrs[(owner + 1) % target.addrs.len()],
+    };
     let (joined, _) = http_as(
         addr,
         b,
@@ -342,11 +467,12 @@ async fn new_game(
             connect_player(addr, &id, Seat::Token(&tb)).await?,
         ),
     };
-    Ok((id, white, black))
+    Ok((id, owner, white, black))
 }
 
 async fn run_games(
-    addr: SocketAddr,
+    target: Arc<Target>,
+    home: usize,
     opts: Arc<Opts>,
     cookies: Option<[String; 2]>,
     seed: u64,
@@ -355,8 +481,12 @@ async fn run_games(
 ) {
     let mut rng = Rng(seed | 1);
     while !stop.load(Ordering::Relaxed) {
-        let (id, white, black) = match new_game(addr, &opts.time_control, cookies.as_ref()).await {
-            Ok(x) => x,
+        let made = new_game(&target, home, &opts.time_control, cookies.as_ref()).await;
+        let (id, white, black) = match made {
+            Ok((id, owner, white, black)) => {
+                stats.owners.lock().unwrap().insert(id.clone(), owner);
+                (id, white, black)
+            }
             Err(e) => {
                 eprintln!("setup failed: {e}");
                 stats.errors.fetch_add(1, Ordering::Relaxed);
@@ -459,13 +589,20 @@ fn start_server(
         .db
         .clone()
         .unwrap_or_else(|| format!("{dir}/loadtest.db"));
-    let exe = std::env::current_exe()?;
     let mut args = vec!["--serve", "--addr", "127.0.0.1:0", "--db", &db];
     if opts.sync_full {
         args.push("--sync-full");
     }
+    let (child, pid, addr) = spawn_serve(&args)?;
+    eprintln!("server pid {pid} on {addr}, database {db}");
+    Ok((child, pid, addr, db, dir))
+}
+
+/// Run `loadtest --serve ARGS` and wait until it listens; returns it, its pid and address.
+fn spawn_serve(args: &[&str]) -> Result<(std::process::Child, u32, SocketAddr), BoxError> {
+    let exe = std::env::current_exe()?;
     let mut child = Command::new(exe)
-        .args(&args)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()?;
     let pid = child.id();
@@ -474,17 +611,282 @@ fn start_server(
     out.read_line(&mut line)?;
     // The server's log after its first line: passed on (a closed pipe would lose it).
     std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::stderr()));
-    let addr: SocketAddr = line
-        .trim()
-        .strip_prefix("listening ")
-        .ok_or("server did not start")?
-        .parse()?;
-    eprintln!("server pid {pid} on {addr}, database {db}");
-    Ok((child, pid, addr, db, dir))
+    let Some(addr) = line.trim().strip_prefix("listening ") else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("server did not start".into());
+    };
+    Ok((child, pid, addr.parse()?))
+}
+
+/// A server process: the one server, or a node of the cluster.
+struct Node {
+    name: String,
+    child: std::process::Child,
+    pid: u32,
+    addr: SocketAddr,
+}
+
+/// The processes under test. Stopped gracefully by [`Servers::stop`]; killed if dropped
+/// running (an error on the way).
+struct Servers {
+    nodes: Vec<Node>,
+    nats: Option<std::process::Child>,
+    db: String,
+    dir: String,
+}
+
+impl Servers {
+    fn single(opts: &Opts) -> Result<Self, BoxError> {
+        let (child, pid, addr, db, dir) = start_server(opts)?;
+        Ok(Self {
+            nodes: vec![Node {
+                name: "server".into(),
+                child,
+                pid,
+                addr,
+            }],
+            nats: None,
+            db,
+            dir,
+        })
+    }
+
+    /// One `nats-server` on a free port, then `opts.cluster` nodes, one after the other (the
+    /// first migrates the database).
+    fn cluster(opts: &Opts) -> Result<Self, BoxError> {
+        let db = opts.db.clone().ok_or("--cluster needs --db postgres://…")?;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
+        let nats = Command::new(&opts.nats_server)
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{}: {e}", opts.nats_server))?;
+        let nats_pid = nats.id();
+        let mut servers = Self {
+            nodes: Vec::new(),
+            nats: Some(nats),
+            db: db.clone(),
+            dir: String::new(),
+        };
+        let t = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if t.elapsed() > Duration::from_secs(10) {
+                return Err("nats-server did not start".into());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let url = format!("nats://127.0.0.1:{port}");
+        eprintln!("nats-server pid {nats_pid} on {url}, database {db}");
+        let lease = opts.lease_ms.to_string();
+        for k in 0..opts.cluster {
+            let name = format!("n{}", k + 1);
+            let (child, pid, addr) = spawn_serve(&[
+                "--serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                &db,
+                "--nats",
+                &url,
+                "--node-id",
+                &name,
+                "--lease-ms",
+                &lease,
+            ])?;
+            eprintln!("node {name} pid {pid} on {addr}");
+            servers.nodes.push(Node {
+                name,
+                child,
+                pid,
+                addr,
+            });
+        }
+        Ok(servers)
+    }
+
+    fn nats_pid(&self) -> Option<u32> {
+        self.nats.as_ref().map(std::process::Child::id)
+    }
+
+    /// SIGTERM (graceful) to every node at once, then to NATS; waits for them all.
+    fn stop(&mut self) {
+        for n in &self.nodes {
+            let _ = Command::new("kill")
+                .args(["-TERM", &n.pid.to_string()])
+                .status();
+        }
+        for n in &mut self.nodes {
+            let _ = n.child.wait();
+        }
+        if let Some(nats) = &mut self.nats {
+            let _ = Command::new("kill")
+                .args(["-TERM", &nats.id().to_string()])
+                .status();
+            let _ = nats.wait();
+        }
+    }
+}
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        let children = self
+            .nodes
+            .iter_mut()
+            .map(|n| &mut n.child)
+            .chain(self.nats.as_mut());
+        for c in children {
+            if matches!(c.try_wait(), Ok(None)) {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
+
+/// CPU time (user + system, all threads) of a process so far, in seconds.
+fn cpu_secs(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // USER_HZ: 100 on Linux.
+    Some(ticks as f64 / 100.0)
+}
+
+/// CPU seconds of every PostgreSQL process on the machine, and whether it is a backend
+/// connected to database `db` (its title names the database).
+fn postgres_cpu(db: &str) -> HashMap<u32, (bool, f64)> {
+    let mut out = HashMap::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    let needle = format!(" {db} ");
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        if !comm.starts_with("postgres") {
+            continue;
+        }
+        let title = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let title = String::from_utf8_lossy(&title).replace('\0', " ");
+        if let Some(cpu) = cpu_secs(pid) {
+            out.insert(pid, (title.contains(&needle), cpu));
+        }
+    }
+    out
+}
+
+/// The database's name in a URL (`postgres://u:p@host/NAME?…`).
+fn db_name(url: &str) -> &str {
+    let path = url.rsplit('/').next().unwrap_or("");
+    path.split('?').next().unwrap_or("")
+}
+
+/// A node's Prometheus counters and gauges (unlabelled ones).
+async fn node_metrics(addr: SocketAddr) -> HashMap<String, f64> {
+    let Ok((_, text)) = http_text(addr, None, "GET", "/metrics", &Value::Null).await else {
+        return HashMap::new();
+    };
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            Some((k.to_owned(), v.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// The CPU times and counters sampled at both ends of the measured window.
+struct Sample {
+    nodes_cpu: Vec<f64>,
+    metrics: Vec<HashMap<String, f64>>,
+    nats_cpu: f64,
+    postgres: HashMap<u32, (bool, f64)>,
+    me: f64,
+}
+
+async fn sample(servers: &Servers) -> Sample {
+    let mut metrics = Vec::new();
+    for n in &servers.nodes {
+        metrics.push(node_metrics(n.addr).await);
+    }
+    Sample {
+        nodes_cpu: servers
+            .nodes
+            .iter()
+            .map(|n| cpu_secs(n.pid).unwrap_or(0.0))
+            .collect(),
+        metrics,
+        nats_cpu: servers.nats_pid().and_then(cpu_secs).unwrap_or(0.0),
+        postgres: postgres_cpu(db_name(&servers.db)),
+        me: cpu_secs(std::process::id()).unwrap_or(0.0),
+    }
+}
+
+impl Sample {
+    /// PostgreSQL's CPU seconds since `before`: (this database's backends, other processes).
+    /// A process that exited in between is lost; one that started counts whole.
+    fn postgres_since(&self, before: &Sample) -> (f64, f64) {
+        let (mut mine, mut other) = (0.0, 0.0);
+        for (pid, (is_mine, cpu)) in &self.postgres {
+            let d = cpu - before.postgres.get(pid).map_or(0.0, |p| p.1);
+            if *is_mine {
+                mine += d;
+            } else {
+                other += d;
+            }
+        }
+        (mine, other)
+    }
+
+    fn metric(&self, node: usize, name: &str) -> f64 {
+        self.metrics[node].get(name).copied().unwrap_or(0.0)
+    }
+}
+
+/// Cluster mode, before the nodes stop (a stopped node's games move to the others): the
+/// games whose owner in the database is not the node that created them.
+async fn moved_games(servers: &Servers, stats: &Stats) -> Result<(usize, Vec<String>), BoxError> {
+    use sqlx::Row;
+    let store = arbiter_server::Store::connect(&servers.db).await?;
+    let rows = sqlx::query("SELECT id, owner_node FROM games")
+        .fetch_all(store.pool())
+        .await?;
+    let mut owner_of = HashMap::new();
+    for r in rows {
+        let id: String = r.try_get("id")?;
+        let owner: Option<String> = r.try_get("owner_node")?;
+        owner_of.insert(id, owner.unwrap_or_default());
+    }
+    store.close().await;
+    let owners = stats.owners.lock().unwrap();
+    let mut moved: Vec<String> = owners
+        .iter()
+        .filter(|(id, &k)| owner_of.get(*id).map(String::as_str) != Some(&servers.nodes[k].name))
+        .map(|(id, _)| id.clone())
+        .collect();
+    moved.sort();
+    Ok((owners.len(), moved))
 }
 
 async fn bench(opts: Opts) -> Result<(), BoxError> {
-    let (mut child, pid, addr, db, dir) = start_server(&opts)?;
+    let mut servers = if opts.cluster > 0 {
+        Servers::cluster(&opts)?
+    } else {
+        Servers::single(&opts)?
+    };
+    let target = Arc::new(Target {
+        addrs: servers.nodes.iter().map(|n| n.addr).collect(),
+        names: servers.nodes.iter().map(|n| n.name.clone()).collect(),
+        attach: opts.attach,
+    });
+    let nodes = target.addrs.len();
 
     let opts = Arc::new(opts);
     let stats = Arc::new(Stats::default());
@@ -495,10 +897,13 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     if opts.accounts {
         let t = Instant::now();
         let tag = std::process::id();
-        let signups = (0..opts.games).map(|i| async move {
-            let w = sign_up(addr, &format!("lt{tag}x{i}w")).await?;
-            let b = sign_up(addr, &format!("lt{tag}x{i}b")).await?;
-            Ok::<_, BoxError>([w, b])
+        let signups = (0..opts.games).map(|i| {
+            let addr = target.addrs[i % nodes];
+            async move {
+                let w = sign_up(addr, &format!("lt{tag}x{i}w")).await?;
+                let b = sign_up(addr, &format!("lt{tag}x{i}b")).await?;
+                Ok::<_, BoxError>([w, b])
+            }
         });
         let pairs = futures_util::future::join_all(signups).await;
         for (slot, pair) in cookies.iter_mut().zip(pairs) {
@@ -514,7 +919,8 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     let mut tasks = Vec::new();
     for (i, cookies) in cookies.into_iter().enumerate() {
         tasks.push(tokio::spawn(run_games(
-            addr,
+            target.clone(),
+            i % nodes,
             opts.clone(),
             cookies,
             0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1),
@@ -526,30 +932,42 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         }
     }
     // Warm-up: wait until every game has connected and played, then measure.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    tokio::time::sleep(Duration::from_secs(opts.warmup)).await;
+    let before = sample(&servers).await;
     stats.latencies_us.lock().unwrap().clear();
     let m0 = stats.moves.load(Ordering::Relaxed);
     let t0 = Instant::now();
-    let mut peak_rss = 0;
+    let mut peak_rss = vec![0; nodes];
     for _ in 0..opts.seconds {
         tokio::time::sleep(Duration::from_secs(1)).await;
-        peak_rss = peak_rss.max(mem_kb(pid, "VmRSS:").unwrap_or(0));
+        for (peak, n) in peak_rss.iter_mut().zip(&servers.nodes) {
+            *peak = (*peak).max(mem_kb(n.pid, "VmRSS:").unwrap_or(0));
+        }
     }
     let elapsed = t0.elapsed().as_secs_f64();
     let moves = stats.moves.load(Ordering::Relaxed) - m0;
     let mut lat = stats.latencies_us.lock().unwrap().clone();
+    let after = sample(&servers).await;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     stop.store(true, Ordering::Relaxed);
     for t in tasks {
         let _ = t.await;
     }
     lat.sort_unstable();
-    let hwm = mem_kb(pid, "VmHWM:").unwrap_or(0);
+    let hwm: Vec<u64> = servers
+        .nodes
+        .iter()
+        .map(|n| mem_kb(n.pid, "VmHWM:").unwrap_or(0))
+        .collect();
+    let ownership = if opts.cluster > 0 {
+        Some(moved_games(&servers, &stats).await?)
+    } else {
+        None
+    };
 
     // Stop the server (SIGTERM: graceful), then audit the database.
-    let _ = Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status();
-    let _ = child.wait();
+    servers.stop();
+    let db = servers.db.clone();
     let store = arbiter_server::Store::connect(&db).await?;
     let acked = std::mem::take(&mut *stats.acked.lock().unwrap());
     let mut by_game: HashMap<&str, Vec<&Acked>> = HashMap::new();
@@ -557,7 +975,9 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         by_game.entry(&a.game).or_default().push(a);
     }
     let (mut missing, mut duplicated, mut wrong) = (0usize, 0usize, 0usize);
+    let mut bad_games = Vec::new();
     for (game, acks) in &by_game {
+        let errors_before = missing + duplicated + wrong;
         let rows = store.events(game, 0).await?;
         let mut count: HashMap<i64, usize> = HashMap::new();
         let mut uci_of: HashMap<i64, String> = HashMap::new();
@@ -583,6 +1003,9 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         }
         // A stored move nobody was told about would be a duplicate from the client's view.
         duplicated += move_rows.saturating_sub(acks.len());
+        if missing + duplicated + wrong > errors_before {
+            bad_games.push(*game);
+        }
     }
     let rating_audit = if opts.accounts {
         Some(audit_ratings(&store).await?)
@@ -608,11 +1031,81 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         percentile(&lat, 0.99),
         percentile(&lat, 1.0)
     );
+    let secs = |cpu: f64| cpu / moves.max(1) as f64 * 1000.0;
+    let nodes_cpu: Vec<f64> = (0..nodes)
+        .map(|k| after.nodes_cpu[k] - before.nodes_cpu[k])
+        .collect();
+    if opts.cluster == 0 {
+        println!(
+            "server RSS peak / HWM     {:.1} / {:.1} MiB",
+            peak_rss[0] as f64 / 1024.0,
+            hwm[0] as f64 / 1024.0
+        );
+    } else {
+        let how = match opts.attach {
+            Attach::Owner => "to the game's owner",
+            Attach::Other => "to another node than the owner (moves forwarded over NATS)",
+        };
+        println!("cluster                   {nodes} nodes, players connected {how}");
+        for (k, n) in servers.nodes.iter().enumerate() {
+            let delta = |name: &str| after.metric(k, name) - before.metric(k, name);
+            println!(
+                "node {:<20} RSS peak / HWM {:.1} / {:.1} MiB; CPU {:.1} s ({:.0} % of a core); \
+                 committed {:.0} moves, forwarded {:.0} requests, owns {:.0} games",
+                n.name,
+                peak_rss[k] as f64 / 1024.0,
+                hwm[k] as f64 / 1024.0,
+                nodes_cpu[k],
+                nodes_cpu[k] / elapsed * 100.0,
+                delta("arbiter_moves_total"),
+                delta("arbiter_forwarded_total"),
+                after.metric(k, "arbiter_games_owned"),
+            );
+        }
+    }
+    let (pg_mine, pg_other) = after.postgres_since(&before);
+    let postgres = if database == "PostgreSQL" {
+        format!(
+            ", PostgreSQL {:.3} (this database's backends; other PostgreSQL processes {:.3})",
+            secs(pg_mine),
+            secs(pg_other)
+        )
+    } else {
+        String::new()
+    };
+    let nats = if opts.cluster > 0 {
+        format!(
+            ", nats-server {:.3}",
+            secs(after.nats_cpu - before.nats_cpu)
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "server RSS peak / HWM     {:.1} / {:.1} MiB",
-        peak_rss as f64 / 1024.0,
-        hwm as f64 / 1024.0
+        "CPU per move (ms)         server{} {:.3}{nats}{postgres}, load generator {:.3}",
+        if nodes > 1 { "s" } else { "" },
+        secs(nodes_cpu.iter().sum()),
+        secs(after.me - before.me)
     );
+    println!(
+        "load average              {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    if let Some((games, moved)) = &ownership {
+        let counter = |name: &str| -> f64 { (0..nodes).map(|k| after.metric(k, name)).sum() };
+        println!(
+            "ownership                 {games} games, {} owned by another node than their creator \
+             {:?}; takeovers {:.0}, fenced commits {:.0}, lease losses {:.0}",
+            moved.len(),
+            &moved[..moved.len().min(5)],
+            counter("arbiter_takeovers_total"),
+            counter("arbiter_fenced_commits_total"),
+            counter("arbiter_lease_losses_total"),
+        );
+    }
     println!(
         "games finished            {}",
         stats.games_done.load(Ordering::Relaxed)
@@ -622,6 +1115,10 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         stats.errors.load(Ordering::Relaxed)
     );
     println!("audit: {} acknowledged moves in {} games; missing {missing}, duplicated {duplicated}, wrong {wrong}", acked.len(), by_game.len());
+    if !bad_games.is_empty() {
+        bad_games.sort_unstable();
+        println!("audit: games in error {bad_games:?}");
+    }
     if missing + duplicated + wrong > 0 {
         return Err("the database does not hold every acknowledged move exactly once".into());
     }
@@ -635,7 +1132,7 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         }
     }
     if opts.db.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&servers.dir);
     }
     Ok(())
 }

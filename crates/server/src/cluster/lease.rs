@@ -200,3 +200,117 @@ pub(super) async fn oldest_live(pool: &AnyPool) -> Result<Option<(String, String
 pub(super) async fn ping(pool: &AnyPool) -> bool {
     sqlx::query("SELECT 1").execute(pool).await.is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{EventRow, Fence, GameRow, GameUpdate, Store, Write};
+
+    fn game(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            created_at: 1,
+            updated_at: 1,
+            spec: "{}".into(),
+            time_control: "5+3".into(),
+            variant: "standard".into(),
+            status: "playing".into(),
+            ..GameRow::default()
+        }
+    }
+
+    fn event(id: &str, seq: i64) -> EventRow {
+        EventRow {
+            game_id: id.into(),
+            seq,
+            kind: "move".into(),
+            t_ms: seq,
+            data: "{}".into(),
+            created_at: 1,
+        }
+    }
+
+    /// The fencing token (lease epoch) decides who may commit a game's events: the owner
+    /// while its lease is live; once it has expired and another node took the game, never
+    /// again, even though the old owner still believes it owns the game.
+    #[tokio::test]
+    async fn a_stale_owner_is_fenced_and_the_new_owner_commits() {
+        let Ok(url) = std::env::var("ARBITER_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: ARBITER_TEST_POSTGRES_URL not set");
+            return;
+        };
+        let store = Store::connect(&url).await.unwrap();
+        let pool = store.pool().clone();
+        prepare(&pool).await.unwrap();
+        let tag = crate::token::game_id();
+        let (a, b) = (format!("a{tag}"), format!("b{tag}"));
+        let ea = register(&pool, &a, "", 60_000).await.unwrap();
+        let eb = register(&pool, &b, "", 60_000).await.unwrap();
+        assert_ne!(ea, eb);
+        let fa = Fence {
+            node: a.as_str().into(),
+            epoch: ea,
+        };
+        let fb = Fence {
+            node: b.as_str().into(),
+            epoch: eb,
+        };
+        let id = format!("g{tag}");
+        store
+            .write_fenced(Write::Create(game(&id)), Some(fa.clone()))
+            .await
+            .unwrap();
+        // A owns it: B cannot take it, A commits.
+        assert_eq!(
+            claim(&pool, &id, &b, eb).await.unwrap(),
+            Owner::Node(a.clone())
+        );
+        assert_eq!(claim(&pool, &id, &a, ea).await.unwrap(), Owner::Me);
+        store
+            .write_fenced(Write::Append(vec![event(&id, 1)], None), Some(fa.clone()))
+            .await
+            .unwrap();
+        // A is paused past its lease: it cannot renew, B takes the game over.
+        release(&pool, &a, ea).await.unwrap();
+        assert!(!renew(&pool, &a, ea, 60_000).await.unwrap());
+        assert_eq!(claim(&pool, &id, &b, eb).await.unwrap(), Owner::Me);
+        // A wakes up: its next event is refused and nothing is stored.
+        let stale = store
+            .write_fenced(
+                Write::Append(vec![event(&id, 2)], Some(GameUpdate::default())),
+                Some(fa.clone()),
+            )
+            .await;
+        assert!(matches!(stale, Err(StoreError::Fenced)), "{stale:?}");
+        let stale = store
+            .write_fenced(Write::Append(vec![event(&id, 2)], None), Some(fa.clone()))
+            .await;
+        assert!(matches!(stale, Err(StoreError::Fenced)), "{stale:?}");
+        // B commits the same number; its epoch is recorded.
+        store
+            .write_fenced(Write::Append(vec![event(&id, 2)], None), Some(fb.clone()))
+            .await
+            .unwrap();
+        let epochs: Vec<Option<i64>> =
+            sqlx::query_scalar("SELECT epoch FROM events WHERE game_id = $1 ORDER BY seq")
+                .bind(&id)
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert_eq!(epochs, vec![Some(ea), Some(eb)]);
+        // B's lease lapses while nobody has taken the game: B is fenced too (the lease is
+        // checked in the commit's transaction), and the game is an orphan for the others.
+        release(&pool, &b, eb).await.unwrap();
+        let late = store
+            .write_fenced(Write::Append(vec![event(&id, 3)], None), Some(fb))
+            .await;
+        assert!(matches!(late, Err(StoreError::Fenced)), "{late:?}");
+        let ec = register(&pool, &a, "", 60_000).await.unwrap();
+        assert!(ec > eb, "a new incarnation gets a new epoch");
+        let taken = claim_orphans(&pool, &a, ec).await.unwrap();
+        assert!(taken.contains(&id), "{taken:?}");
+        assert_eq!(store.events(&id, 0).await.unwrap().len(), 2);
+        release(&pool, &a, ec).await.unwrap();
+        store.close().await;
+    }
+}

@@ -310,14 +310,14 @@ impl Cluster {
     /// NATS refused the subscription.
     pub async fn serve(&self, service: &str, handler: Handler) -> Result<(), ClusterError> {
         let subject = Self::subject(&self.node, service);
-        let mut sub = self
-            .nats
-            .subscribe(subject.clone())
-            .await
-            .map_err(|e| ClusterError::Nats {
-                url: subject.clone(),
-                reason: e.to_string(),
-            })?;
+        let mut sub =
+            self.nats
+                .subscribe(subject.clone())
+                .await
+                .map_err(|e| ClusterError::Nats {
+                    url: subject.clone(),
+                    reason: e.to_string(),
+                })?;
         let nats = self.nats.clone();
         tokio::spawn(async move {
             while let Some(msg) = sub.next().await {
@@ -363,7 +363,11 @@ impl Cluster {
     /// Publish a game's committed event to every node (best effort: a subscriber that misses
     /// one fills the gap from the database).
     pub async fn publish_event(&self, game: &str, payload: Bytes) {
-        if let Err(e) = self.nats.publish(format!("arbiter.game.{game}"), payload).await {
+        if let Err(e) = self
+            .nats
+            .publish(format!("arbiter.game.{game}"), payload)
+            .await
+        {
             tracing::debug!(error = %e, "cannot publish an event");
         }
     }

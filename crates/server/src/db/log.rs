@@ -418,10 +418,9 @@ pub(super) async fn commit_batch(
                 .execute(&mut *tx)
                 .await?;
                 if done.rows_affected() != 1 {
-                    return Err(sqlx::Error::Protocol(format!(
-                        "game {of} already has a rematch"
-                    ))
-                    .into());
+                    return Err(
+                        sqlx::Error::Protocol(format!("game {of} already has a rematch")).into(),
+                    );
                 }
                 insert_game(&mut tx, game).await?;
                 if let Some(f) = fence {

@@ -701,7 +701,8 @@ impl GameActor {
         .await?;
         self.seats.row.rematch_id = Some(new_id.clone());
         self.rematch_offer = None;
-        self.notice(json!({"type": "rematch", "game": new_id})).await;
+        self.notice(json!({"type": "rematch", "game": new_id}))
+            .await;
         Ok(RematchAnswer {
             status: "started".into(),
             game: Some(new_id),

@@ -10,12 +10,12 @@ use serde::de::DeserializeOwned;
 use tokio::sync::{mpsc, oneshot, watch, OnceCell};
 
 use super::actor::{Cmd, GameActor, GameContext, Reply, Subscription, WireEvent};
-use super::mirror::Mirrors;
-use super::remote::{self, RemoteCmd, RemoteSubscription, Request, Response};
-use super::replay;
 use super::computer::{ComputerKind, ComputerSeat, Engines};
+use super::mirror::Mirrors;
 use super::players::Credentials;
 use super::referee::{Action, ArbiterAction, Referee, Spec};
+use super::remote::{self, RemoteCmd, RemoteSubscription, Request, Response};
+use super::replay;
 use super::wire::{
     Ack, ColorChoice, CreateGame, GameSummary, GameView, Lobby, RematchAnswer, Seat, SeatGrant,
     Variant,
@@ -114,10 +114,9 @@ impl Hub {
                 let answer = match (hub, serde_json::from_slice::<Request>(&payload)) {
                     (Some(hub), Ok(req)) => hub.serve_remote(req).await,
                     (None, _) => Response::NotOwner { node: None },
-                    (_, Err(e)) => Response::of::<()>(Err(AppError::bad_request(
-                        "bad_request",
-                        e.to_string(),
-                    ))),
+                    (_, Err(e)) => {
+                        Response::of::<()>(Err(AppError::bad_request("bad_request", e.to_string())))
+                    }
                 };
                 serde_json::to_vec(&answer).unwrap_or_default().into()
             })
@@ -150,7 +149,9 @@ impl Hub {
         loop {
             tick.tick().await;
             let Some(hub) = hub.upgrade() else { return };
-            let Some(cluster) = hub.ctx.cluster.clone() else { return };
+            let Some(cluster) = hub.ctx.cluster.clone() else {
+                return;
+            };
             if hub.ctx.store.pool().is_closed() {
                 return;
             }
@@ -372,8 +373,7 @@ impl Hub {
                 Some(c) => c.clone(),
                 None => {
                     // Owned elsewhere as far as we know: no database round trip.
-                    if let Some(node) = self.ctx.cluster.as_ref().and_then(|c| c.known_owner(id))
-                    {
+                    if let Some(node) = self.ctx.cluster.as_ref().and_then(|c| c.known_owner(id)) {
                         return Err(Load::Elsewhere(node));
                     }
                     games.entry(id.to_owned()).or_default().clone()
@@ -569,14 +569,16 @@ impl Hub {
             RemoteCmd::Arbiter(action) => answer!(|reply| Cmd::Arbiter { action, reply }),
             RemoteCmd::Subscribe { since } => {
                 match self.call(id, |reply| Cmd::Subscribe { since, reply }).await {
-                    Ok(r) => Response::of(r.map(|sub| RemoteSubscription {
-                        state: sub.state,
-                        backlog: sub
-                            .backlog
-                            .iter()
-                            .map(|e| (e.seq, e.json.as_str().to_owned()))
-                            .collect(),
-                        last_seq: sub.last_seq,
+                    Ok(r) => Response::of(r.map(|sub| {
+                        RemoteSubscription {
+                            state: sub.state,
+                            backlog: sub
+                                .backlog
+                                .iter()
+                                .map(|e| (e.seq, e.json.as_str().to_owned()))
+                                .collect(),
+                            last_seq: sub.last_seq,
+                        }
                     })),
                     Err(node) => not_owner(node),
                 }

@@ -158,6 +158,30 @@ async fn session(
                             if ev.seq <= last_seq {
                                 continue;
                             }
+                            if ev.seq > last_seq + 1 {
+                                // A gap (an event lost between cluster nodes): fill it from
+                                // the game's log, which holds every committed event.
+                                let Ok(missed) = hub.events_since(&game_id, last_seq).await else {
+                                    return;
+                                };
+                                for m in missed {
+                                    if m.seq != last_seq + 1 {
+                                        continue;
+                                    }
+                                    last_seq = m.seq;
+                                    if sink.send(Message::Text(m.json.clone())).await.is_err() {
+                                        return;
+                                    }
+                                }
+                                if ev.seq <= last_seq {
+                                    continue;
+                                }
+                                if ev.seq > last_seq + 1 {
+                                    // Still missing: close; the client reconnects with `since`.
+                                    let _ = sink.send(Message::Close(None)).await;
+                                    return;
+                                }
+                            }
                             last_seq = ev.seq;
                         }
                         if sink.send(Message::Text(ev.json.clone())).await.is_err() {

@@ -238,7 +238,10 @@ impl TournamentActor {
         // Cluster mode: the tournament runs on the coordinator, under its lease.
         let fence = match ctx.hub.cluster() {
             None => None,
-            Some(c) => Some(c.fence().ok_or_else(|| AppError::from(StoreError::Fenced))?),
+            Some(c) => Some(
+                c.fence()
+                    .ok_or_else(|| AppError::from(StoreError::Fenced))?,
+            ),
         };
         let (tx, rx) = mpsc::channel(256);
         let actor = TournamentActor {
