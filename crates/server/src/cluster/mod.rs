@@ -363,12 +363,16 @@ impl Cluster {
     /// Publish a game's committed event to every node (best effort: a subscriber that misses
     /// one fills the gap from the database).
     pub async fn publish_event(&self, game: &str, payload: Bytes) {
-        if let Err(e) = self
-            .nats
-            .publish(format!("arbiter.game.{game}"), payload)
-            .await
-        {
-            tracing::debug!(error = %e, "cannot publish an event");
+        // Never hold a game up for NATS: while it is away (a restart), events are not sent
+        // and the other nodes' mirrors read them from the database.
+        if !self.nats_connected() {
+            return;
+        }
+        let publish = self.nats.publish(format!("arbiter.game.{game}"), payload);
+        match tokio::time::timeout(Duration::from_millis(100), publish).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::debug!(error = %e, "cannot publish an event"),
+            Err(_) => tracing::debug!("publishing an event timed out"),
         }
     }
 
