@@ -47,6 +47,9 @@ pub struct ClusterConfig {
     pub lease: Duration,
 }
 
+/// The most game owners remembered (see [`Cluster::known_owner`]).
+const MAX_KNOWN_OWNERS: usize = 100_000;
+
 /// Default lease length.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
 
@@ -264,6 +267,10 @@ impl Cluster {
         let mut owners = self.owners.lock().expect("owners lock");
         match &owner {
             Owner::Node(n) => {
+                // A cache, not a record: bounded by forgetting it all at once.
+                if owners.len() >= MAX_KNOWN_OWNERS {
+                    owners.clear();
+                }
                 owners.insert(id.to_owned(), n.as_str().into());
             }
             _ => {

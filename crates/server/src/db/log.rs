@@ -617,15 +617,24 @@ fn stored_with_rating_diffs(data: &str, diffs: (i64, i64)) -> String {
     format!("{}}}", with_rating_diffs(inner, diffs))
 }
 
-/// Rate a finished game inside its transaction: read both ratings as they are now (the
-/// writer is the only one that changes them, one transaction at a time, so nothing can change
-/// them in between), compute, store both, and record the changes on the game.
+/// Rate a finished game inside its transaction: read both ratings as they are now, compute,
+/// store both, and record the changes on the game. On one node the writer is the only one
+/// that changes ratings, one transaction at a time; in a cluster several nodes' writers do, so
+/// on PostgreSQL both players' accounts are locked first (in id order, so two transactions
+/// never wait for each other in a circle) and nothing can change their ratings in between.
 async fn rate(
     tx: &mut sqlx::AnyConnection,
     game_id: &str,
     end: &RatedEnd,
     now: i64,
 ) -> Result<(i64, i64), sqlx::Error> {
+    if tx.backend_name() == "PostgreSQL" {
+        sqlx::query("SELECT id FROM accounts WHERE id = $1 OR id = $2 ORDER BY id FOR UPDATE")
+            .bind(&end.white)
+            .bind(&end.black)
+            .execute(&mut *tx)
+            .await?;
+    }
     let white = rating(&mut *tx, &end.white, &end.category)
         .await?
         .unwrap_or(end.unrated);
