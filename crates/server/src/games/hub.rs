@@ -536,6 +536,10 @@ impl Hub {
     /// node that is not the owner says so).
     async fn serve_remote(self: &Arc<Self>, req: Request) -> Response {
         let id = req.game.as_str();
+        // The sender believes this node owns the game: ask the database, not the cache.
+        if let Some(c) = &self.ctx.cluster {
+            c.forget_owner(id);
+        }
         let not_owner = |node: Arc<str>| Response::NotOwner {
             node: Some(node.to_string()),
         };
