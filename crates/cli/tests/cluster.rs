@@ -71,6 +71,8 @@ struct Run {
     takeovers: Vec<Takeover>,
     /// 503 JSON errors seen while PostgreSQL was down.
     pg_503: u64,
+    /// `/api/ready` 503s without an `error` field while PostgreSQL was down.
+    ready_503_no_error: u64,
     /// `/api/ready` 503s while nats-server was down.
     nats_503: u64,
     /// From PostgreSQL's start to the first acknowledged move, per restart (ms).
@@ -373,8 +375,8 @@ impl Run {
         }
     }
 
-    /// d. Stop PostgreSQL at once, check for 503s, start it: moves are acknowledged again
-    /// within 15 s.
+    /// d. Stop PostgreSQL at once (`pg_ctl -m immediate`), start it again once a request has
+    /// answered a 503 JSON error: moves are acknowledged again within 15 s.
     async fn restart_postgres(&mut self) {
         let pg = self.procs.pg.clone();
         tokio::task::spawn_blocking(move || pg.stop_immediate())
@@ -383,63 +385,113 @@ impl Run {
             .unwrap_or_else(|e| panic!("{e}"));
         self.log("PostgreSQL stopped (immediate)");
         let t = Instant::now();
-        let mut seen = 0u64;
+        let mut probes = Vec::new();
+        // (node, path, answer, unix ms of the answer)
+        let mut answers = Vec::new();
+        let mut errors_503 = 0u64;
+        let mut ready_503 = 0u64;
         let mut examples = Vec::new();
         let mut k = 0usize;
-        // At least 1.5 s down (under the lease), until a 503 JSON error has been seen.
-        while t.elapsed() < Duration::from_millis(1500)
-            || (seen == 0 && t.elapsed() < Duration::from_secs(4))
-        {
+        // Down at least 1.5 s, and until a 503 JSON error has been seen (at most 8 s). Game
+        // requests that need the database (a game created, a game not loaded) run in the
+        // background, as the database may make them wait.
+        loop {
             let node = k % NODES;
-            for (method, path, body) in [
-                (Method::GET, "/api/ready", None),
-                (
-                    Method::POST,
-                    "/api/games",
-                    Some(json!({"time_control": "10+5", "color": "white"})),
-                ),
-            ] {
-                match self.ctx.call(node, method, path, None, body).await {
-                    Ok((503, v)) if v["error"].is_string() => {
-                        seen += 1;
-                        if examples.len() < 2 {
-                            examples.push(format!("{path} on n{}: {v}", node + 1));
-                        }
-                    }
-                    Ok((s, v)) if path == "/api/games" && (200..300).contains(&s) => {
-                        self.failures.push(format!(
-                            "a game was created on n{} while PostgreSQL was down: {s} {v}",
-                            node + 1
-                        ));
-                    }
-                    Ok((s, v)) => {
-                        if self.notes.len() < 200 {
-                            self.notes.push(format!(
-                                "while PostgreSQL was down, {path} on n{} answered {s} {v}",
-                                node + 1
-                            ));
-                        }
-                    }
-                    Err(_) => {}
+            if k % 5 == 0 {
+                for (method, path, body) in [
+                    (
+                        Method::POST,
+                        "/api/games".to_owned(),
+                        Some(json!({"time_control": "10+5", "color": "white"})),
+                    ),
+                    (Method::GET, format!("/api/games/nosuchgame{k:02}"), None),
+                ] {
+                    let ctx = self.ctx.clone();
+                    probes.push(tokio::spawn(async move {
+                        let r = ctx
+                            .call_within(Duration::from_secs(10), node, method, &path, None, body)
+                            .await;
+                        (node, path, r, now_ms())
+                    }));
                 }
             }
+            if let Ok((503, v)) = self
+                .ctx
+                .call(node, Method::GET, "/api/ready", None, None)
+                .await
+            {
+                if v["error"].is_string() {
+                    errors_503 += 1;
+                } else {
+                    ready_503 += 1;
+                    if examples.is_empty() {
+                        examples.push(format!("/api/ready on n{}: {v}", node + 1));
+                    }
+                }
+            }
+            for p in probes.iter_mut().filter(|p| p.is_finished()) {
+                if let Ok(r) = p.await {
+                    if matches!(&r.2, Ok((503, v)) if v["error"].is_string()) {
+                        errors_503 += 1;
+                    }
+                    answers.push(r);
+                }
+            }
+            probes.retain(|p| !p.is_finished());
             k += 1;
+            let elapsed = t.elapsed();
+            if (errors_503 > 0 && elapsed >= Duration::from_millis(1500))
+                || elapsed >= Duration::from_secs(8)
+            {
+                break;
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        self.pg_503 += seen;
-        if seen == 0 {
-            self.failures
-                .push("no 503 JSON error while PostgreSQL was down".into());
-        }
+        let down_ms = t.elapsed().as_millis();
         let pg = self.procs.pg.clone();
         tokio::task::spawn_blocking(move || pg.start())
             .await
             .unwrap()
             .unwrap_or_else(|e| panic!("{e}"));
         let up = now_ms();
+        // The game requests still waiting: a success is right only once the database is back.
+        for p in probes {
+            if let Ok(r) = p.await {
+                if matches!(&r.2, Ok((503, v)) if v["error"].is_string()) {
+                    errors_503 += 1;
+                }
+                answers.push(r);
+            }
+        }
+        for (node, path, r, at) in answers {
+            let Ok((s, v)) = r else { continue };
+            if s == 503 && v["error"].is_string() {
+                if examples.len() < 3 {
+                    examples.push(format!("{path} on n{}: {v}", node + 1));
+                }
+            } else if (200..300).contains(&s) && at < up {
+                self.failures.push(format!(
+                    "{path} on n{} answered {s} while PostgreSQL was down: {v}",
+                    node + 1
+                ));
+            } else if s >= 500 {
+                self.notes.push(format!(
+                    "while PostgreSQL was down, {path} on n{} answered {s} {v}",
+                    node + 1
+                ));
+            }
+        }
+        self.pg_503 += errors_503;
+        self.ready_503_no_error += ready_503;
+        if errors_503 == 0 {
+            self.failures.push(format!(
+                "no 503 JSON error (with an `error` field) in {down_ms} ms while PostgreSQL was \
+                 down; {ready_503} /api/ready 503s without one, e.g. {examples:?}"
+            ));
+        }
         self.log(&format!(
-            "PostgreSQL started again after {} ms down; {seen} 503s, e.g. {examples:?}",
-            t.elapsed().as_millis()
+            "PostgreSQL started again after {down_ms} ms down; {errors_503} 503 JSON errors, \
+             {ready_503} /api/ready 503s without `error`, e.g. {examples:?}"
         ));
         let t = Instant::now();
         loop {
@@ -555,6 +607,7 @@ async fn cluster_survives_faults() {
         notes: Vec::new(),
         takeovers: Vec::new(),
         pg_503: 0,
+        ready_503_no_error: 0,
         nats_503: 0,
         pg_recoveries: Vec::new(),
     };
@@ -651,18 +704,16 @@ async fn cluster_survives_faults() {
     }
     let mut errors: std::collections::BTreeMap<String, usize> = Default::default();
     for c in logs.iter().flat_map(|g| &g.clients) {
-        for e in &c.errors {
-            // The error code or the first words.
-            let key = serde_json::from_str::<Value>(e.split_once(": ").map_or("", |x| x.1))
-                .ok()
-                .and_then(|v| v["error"].as_str().map(str::to_owned))
-                .unwrap_or_else(|| e.split(':').take(1).collect());
+        for (_, e) in &c.errors {
+            // The node and the error code, or the first words.
+            let key = e.split(':').next().unwrap_or_default().to_owned();
             *errors.entry(key).or_default() += 1;
         }
     }
     eprintln!("\n==== cluster test summary (seed {seed:#x})");
+    let takeover_note = |n: &str| n.contains("taken over") || n.contains("slowest takeover");
     for n in &out.notes {
-        if n.contains("taken over") {
+        if takeover_note(n) {
             eprintln!("  {n}");
         }
     }
@@ -670,7 +721,7 @@ async fn cluster_survives_faults() {
         .notes
         .iter()
         .chain(run.notes.iter())
-        .filter(|n| !n.contains("taken over"))
+        .filter(|n| !takeover_note(n))
         .collect();
     for n in other_notes.iter().take(30) {
         eprintln!("  note: {n}");
@@ -697,8 +748,10 @@ async fn cluster_survives_faults() {
     );
     eprintln!("  client errors: {errors:?}");
     eprintln!(
-        "  503s: {} while PostgreSQL was down (probes), {} to the players, {} /api/ready while NATS was down",
+        "  503s: {} JSON errors while PostgreSQL was down (probes; and {} /api/ready 503s without \
+         `error`), {} to the players, {} /api/ready while NATS was down",
         run.pg_503,
+        run.ready_503_no_error,
         ctx.http_503.load(Ordering::Relaxed),
         run.nats_503
     );

@@ -362,8 +362,10 @@ pub async fn check(
         .iter()
         .map(|g| (g.id.as_str(), g.time_control))
         .collect();
+    let by_id: HashMap<&str, &GameLog> = logs.iter().map(|g| (g.id.as_str(), g)).collect();
     for t in takeovers {
         let mut delays = Vec::new();
+        let mut slowest: Option<(i64, &str)> = None;
         for id in &t.games {
             let Some(gdb) = db.get(id) else { continue };
             let next = gdb
@@ -381,6 +383,9 @@ pub async fn check(
                 Some(e) => {
                     let d = e.created_at - t.at_ms;
                     delays.push(d);
+                    if slowest.is_none_or(|(s, _)| d > s) {
+                        slowest = Some((d, id));
+                    }
                     if t.fault == "kill -9" && d > limit {
                         out.fail(format!(
                             "game {id}: first event after the {} of {} (epoch {}) is {} by epoch \
@@ -432,6 +437,16 @@ pub async fn check(
             delays.len(),
             delays
         ));
+        if let Some((d, id)) = slowest {
+            if let Some(g) = by_id.get(id) {
+                out.notes.push(format!(
+                    "the slowest takeover after the {} of {}: game {id}, {d} ms; {}",
+                    t.fault,
+                    t.node,
+                    timeline(g, t.at_ms, t.at_ms + d + 1000)
+                ));
+            }
+        }
         if t.fault == "kill -9" {
             out.kill_delays.extend(delays);
         } else {
@@ -458,4 +473,53 @@ fn differing(a: &Value, b: &Value) -> Vec<String> {
         .filter(|k| a.get(*k) != b.get(*k))
         .cloned()
         .collect()
+}
+
+/// What `g`'s players did from `from` to `to` (unix ms), in ms after `from`.
+fn timeline(g: &GameLog, from: i64, to: i64) -> String {
+    let mut items: Vec<(i64, String)> = Vec::new();
+    for c in &g.clients {
+        for conn in &c.conns {
+            if conn.ended_ms >= from && conn.opened_ms <= to {
+                items.push((
+                    conn.opened_ms - from,
+                    format!(
+                        "{} on n{} until +{}: {}",
+                        c.seat,
+                        conn.node + 1,
+                        conn.ended_ms - from,
+                        conn.end
+                    ),
+                ));
+            }
+        }
+        for s in c.sent.iter().filter(|s| (from..=to).contains(&s.at_ms)) {
+            items.push((
+                s.at_ms - from,
+                format!(
+                    "{} sent {} (ply {}) to n{}",
+                    c.seat,
+                    s.uci,
+                    s.ply,
+                    s.node + 1
+                ),
+            ));
+        }
+        for a in c.acks.iter().filter(|a| (from..=to).contains(&a.at_ms)) {
+            items.push((
+                a.at_ms - from,
+                format!("{} ack of ply {} (seq {})", c.seat, a.ply, a.seq),
+            ));
+        }
+        for (at, e) in c.errors.iter().filter(|(at, _)| (from..=to).contains(at)) {
+            let e: String = e.chars().take(160).collect();
+            items.push((at - from, format!("{} {e}", c.seat)));
+        }
+    }
+    items.sort();
+    items
+        .iter()
+        .map(|(ms, what)| format!("+{ms}: {what}"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }

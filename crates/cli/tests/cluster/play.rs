@@ -95,11 +95,25 @@ impl Ctx {
         token: Option<&str>,
         body: Option<Value>,
     ) -> Result<(u16, Value), String> {
+        self.call_within(Duration::from_secs(3), node, method, path, token, body)
+            .await
+    }
+
+    /// [`Ctx::call`] with another timeout.
+    pub async fn call_within(
+        &self,
+        timeout: Duration,
+        node: usize,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Result<(u16, Value), String> {
         let (name, addr) = &self.nodes[node];
         let mut req = self
             .http
             .request(method.clone(), format!("http://{addr}{path}"))
-            .timeout(Duration::from_secs(3));
+            .timeout(timeout);
         if let Some(b) = body {
             req = req.json(&b);
         }
@@ -154,6 +168,9 @@ pub struct Conn {
     pub events: Vec<(i64, Value)>,
     /// Why it ended.
     pub end: String,
+    /// Unix ms of its opening and its end.
+    pub opened_ms: i64,
+    pub ended_ms: i64,
 }
 
 /// One player's record.
@@ -162,8 +179,8 @@ pub struct ClientLog {
     pub seat: &'static str,
     pub sent: Vec<Sent>,
     pub acks: Vec<Ack>,
-    /// `error` messages and failed attempts, for the report.
-    pub errors: Vec<String>,
+    /// `error` messages and failed attempts (unix ms, what), for the report.
+    pub errors: Vec<(i64, String)>,
     pub conns: Vec<Conn>,
     /// Connections after the first.
     pub reconnects: u64,
@@ -400,7 +417,8 @@ fn random_move(fen: &str, rng: &mut Rng) -> Option<String> {
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-/// Without any message (pongs included) for this long, a connection is given up.
+/// Without any message (pongs included) for this long, and no move in flight, a connection
+/// is given up.
 const SILENCE: Duration = Duration::from_secs(4);
 /// A move not acknowledged for this long is given up (it may or may not have been applied).
 const ACK_TIMEOUT: Duration = Duration::from_secs(5);
@@ -440,7 +458,8 @@ async fn client(
         if !first {
             log.reconnects += 1;
             node = (node + 1) % n;
-            let backoff = 100 * u64::from(failures.min(10));
+            // Short: a slow client would lengthen the takeover delays measured.
+            let backoff = 50 * u64::from(failures.min(4));
             tokio::time::sleep(Duration::from_millis(100 + backoff)).await;
         }
         first = false;
@@ -462,12 +481,13 @@ async fn client(
             }
             Ok(Err(e)) => {
                 failures += 1;
-                log.errors.push(format!("connect {name}: {e}"));
+                log.errors.push((now_ms(), format!("connect {name}: {e}")));
                 continue;
             }
             Err(_) => {
                 failures += 1;
-                log.errors.push(format!("connect {name}: timeout"));
+                log.errors
+                    .push((now_ms(), format!("connect {name}: timeout")));
                 continue;
             }
         };
@@ -501,6 +521,8 @@ async fn client(
             state_seq: None,
             events: Vec::new(),
             end: String::new(),
+            opened_ms: now_ms(),
+            ended_ms: 0,
         };
         // (request id, ply, uci, sent at)
         let mut pending: Option<(u64, u64, String, Instant)> = None;
@@ -580,14 +602,14 @@ async fn client(
                                     failures = 0;
                                 }
                                 other => {
-                                    log.errors.push(format!("unexpected ack {v} (pending {other:?})"));
+                                    log.errors.push((now_ms(), format!("unexpected ack {v} (pending {other:?})")));
                                     pending = other;
                                 }
                             }
                         }
                         Some("error") => {
                             let p = pending.take();
-                            log.errors.push(format!("{name}: {v} (move {p:?})"));
+                            log.errors.push((now_ms(), format!("{name} error {}: {v} (move {p:?})", v["error"])));
                             failures += 1;
                             break format!("error from {name}: {}", v["error"]);
                         }
@@ -618,7 +640,9 @@ async fn client(
                 }
                 _ = tick.tick() => {
                     ticks += 1;
-                    if last_msg.elapsed() > SILENCE {
+                    // A move in flight has its own limit: the server reads a socket's
+                    // messages one at a time, so pings wait behind a forwarded move.
+                    if pending.is_none() && last_msg.elapsed() > SILENCE {
                         failures += 1;
                         break format!("{name} silent for {SILENCE:?}");
                     }
@@ -638,6 +662,7 @@ async fn client(
             }
         };
         conn.end = end;
+        conn.ended_ms = now_ms();
         log.conns.push(conn);
         let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
         if log.saw_end {
