@@ -738,6 +738,10 @@ async fn cluster_survives_faults() {
         abandoned.len()
     );
     eprintln!(
+        "  finished games (time control, termination): {:?}",
+        out.terminations
+    );
+    eprintln!(
         "  moves: {sent} sent, {acked} acknowledged, {} stored; {} events stored",
         out.move_events, out.events
     );

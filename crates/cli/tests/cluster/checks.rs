@@ -55,6 +55,8 @@ pub struct Outcome {
     pub streamed_events: usize,
     /// Fields where a socket's event differed from the stored one, with counts.
     pub differing_fields: BTreeMap<String, usize>,
+    /// Finished games by time control and termination.
+    pub terminations: BTreeMap<(String, String), usize>,
 }
 
 impl Outcome {
@@ -210,7 +212,8 @@ pub async fn check(
         }
         let by_seq: HashMap<i64, &Ev> = gdb.events.iter().map(|e| (e.seq, e)).collect();
         let who = format!(
-            "created on n{}, owner at the start {:?}",
+            "{}, created on n{}, owner at the start {:?}",
+            g.time_control,
             g.created_on + 1,
             g.owner
         );
@@ -358,10 +361,6 @@ pub async fn check(
     }
 
     // Takeovers: a game of a killed owner gets an event from another epoch in time.
-    let tc: HashMap<&str, &str> = logs
-        .iter()
-        .map(|g| (g.id.as_str(), g.time_control))
-        .collect();
     let by_id: HashMap<&str, &GameLog> = logs.iter().map(|g| (g.id.as_str(), g)).collect();
     for t in takeovers {
         let mut delays = Vec::new();
@@ -372,12 +371,10 @@ pub async fn check(
                 .events
                 .iter()
                 .find(|e| e.created_at >= t.at_ms && e.epoch != Some(t.epoch));
-            // Slower players (1+0 games think up to 1.2 s, not 0.3 s) get the difference.
-            let think = if tc.get(id.as_str()) == Some(&"1+0") {
-                900
-            } else {
-                0
-            };
+            // Players who think longer than 0.3 s a move get the difference.
+            let think = by_id
+                .get(id.as_str())
+                .map_or(0, |g| g.think_ms.saturating_sub(300) as i64);
             let limit = lease_ms + 2000 + 300 + think;
             match next {
                 Some(e) => {
@@ -400,7 +397,7 @@ pub async fn check(
                         && gdb.status != "playing"
                     {
                         Some("it had ended just before")
-                    } else if abandoned.contains(id) || !tc.contains_key(id.as_str()) {
+                    } else if abandoned.contains(id) || !by_id.contains_key(id.as_str()) {
                         Some("it had no players")
                     } else {
                         None
@@ -452,6 +449,16 @@ pub async fn check(
         } else {
             out.stop_delays.extend(delays);
         }
+    }
+    let ends: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT time_control, termination FROM games WHERE status = 'finished'")
+            .fetch_all(pool)
+            .await
+            .unwrap_or_default();
+    for (tc, termination) in ends {
+        *out.terminations
+            .entry((tc, termination.unwrap_or_default()))
+            .or_default() += 1;
     }
     store.close().await;
     out

@@ -197,6 +197,8 @@ pub struct GameLog {
     pub created_on: usize,
     /// `owner_node` once it started.
     pub owner: Option<String>,
+    /// The longest a player thinks before a move (ms).
+    pub think_ms: u64,
     pub clients: Vec<ClientLog>,
 }
 
@@ -306,14 +308,15 @@ async fn create(
 }
 
 /// A game slot: games one after another (a new one when one ends) until the run is over.
-/// Slot `i` creates its first game on node `i mod 3`; every tenth slot plays `1+0` with
-/// slower players (so that flags can fall during the run), the others `10+5`.
+/// Slot `i` creates its first game on node `i mod 3`. Players think 50–300 ms a move, in
+/// `10+5`; every tenth slot plays `1+0` with a slow White (0.8–2 s a move), whose flag falls
+/// after about 70 s of play, during the faults.
 pub async fn slot(ctx: Arc<Ctx>, slot: usize, abandoned: Arc<Mutex<Vec<String>>>) -> Vec<GameLog> {
     let n = ctx.nodes.len();
-    let (time_control, pause) = if slot % 10 == 9 {
-        ("1+0", (300, 1200))
+    let (time_control, white_pause, black_pause) = if slot % 10 == 9 {
+        ("1+0", (800, 2000), (50, 300))
     } else {
-        ("10+5", (50, 300))
+        ("10+5", (50, 300), (50, 300))
     };
     let mut logs = Vec::new();
     let mut k = 0usize;
@@ -337,7 +340,7 @@ pub async fn slot(ctx: Arc<Ctx>, slot: usize, abandoned: Arc<Mutex<Vec<String>>>
                 white,
                 (owner + 1) % n,
                 Rng::new(seed ^ 1),
-                pause
+                white_pause
             ),
             client(
                 ctx.clone(),
@@ -346,7 +349,7 @@ pub async fn slot(ctx: Arc<Ctx>, slot: usize, abandoned: Arc<Mutex<Vec<String>>>
                 black,
                 (owner + 2) % n,
                 Rng::new(seed ^ 2),
-                pause
+                black_pause
             ),
         );
         logs.push(GameLog {
@@ -354,6 +357,7 @@ pub async fn slot(ctx: Arc<Ctx>, slot: usize, abandoned: Arc<Mutex<Vec<String>>>
             time_control,
             created_on: game.created_on,
             owner: game.owner,
+            think_ms: white_pause.1.max(black_pause.1),
             clients: vec![w, b],
         });
         k += 1;
