@@ -50,6 +50,12 @@ pub struct Health {
 /// Readiness: what the node depends on.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Ready {
+    /// When not ready: `not_ready` (an error body like every other).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'static str>,
+    /// When not ready: what is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
     /// Ready to serve: the database (and NATS in a cluster) reachable, a live lease held.
     pub ready: bool,
     /// The database answers.
@@ -93,6 +99,14 @@ pub async fn ready(State(hub): State<Arc<Hub>>) -> Response {
         None => (None, None, None),
     };
     let ready = database && nats != Some(false) && epoch != Some(0);
+    let missing: Vec<&str> = [
+        (!database).then_some("the database is unreachable"),
+        (nats == Some(false)).then_some("NATS is unreachable"),
+        (epoch == Some(0)).then_some("no cluster lease is held"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let status = if ready {
         StatusCode::OK
     } else {
@@ -101,6 +115,8 @@ pub async fn ready(State(hub): State<Arc<Hub>>) -> Response {
     (
         status,
         Json(Ready {
+            error: (!ready).then_some("not_ready"),
+            message: (!ready).then(|| missing.join("; ")),
             ready,
             database,
             nats,

@@ -41,8 +41,9 @@ enum Load {
     Failed(AppError),
 }
 
-/// How long a forwarded command waits for the owner's answer (a paused owner's lease expires
-/// meanwhile, and the next hop finds the new one).
+/// The longest a forwarded command waits for the owner's answer; at most a lease, after which
+/// an owner that has not answered (dead, paused) has lost the game and the next hop finds the
+/// new one.
 const FORWARD_TIMEOUT: Duration = Duration::from_secs(4);
 
 /// The most nodes a cluster request visits before giving up (owners move during failover).
@@ -186,10 +187,12 @@ impl Hub {
     fn fence(&self) -> ApiResult<Option<db::Fence>> {
         match &self.ctx.cluster {
             None => Ok(None),
-            Some(c) => c
-                .fence()
-                .map(Some)
-                .ok_or_else(|| AppError::from(StoreError::Fenced)),
+            Some(c) => c.fence().map(Some).ok_or_else(|| {
+                AppError::Unavailable(
+                    "this node holds no lease at the moment (is the database reachable?); retry"
+                        .into(),
+                )
+            }),
         }
     }
 
@@ -482,7 +485,12 @@ impl Hub {
         };
         let payload = serde_json::to_vec(&req).map_err(|_| ())?;
         let answer = match cluster
-            .request(node, remote::SERVICE, payload, FORWARD_TIMEOUT)
+            .request(
+                node,
+                remote::SERVICE,
+                payload,
+                FORWARD_TIMEOUT.min(cluster.lease()),
+            )
             .await
         {
             Ok(a) => a,
