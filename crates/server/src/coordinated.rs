@@ -161,8 +161,10 @@ async fn pass_on(cluster: &Cluster, to: &Member, req: Request) -> Response {
 /// # Errors
 /// NATS refuses the subscription.
 pub async fn serve(cluster: &Cluster, router: Router) -> Result<(), crate::cluster::ClusterError> {
+    let nats = cluster.max_payload_source();
     let handler: Handler = Arc::new(move |payload| {
         let router = router.clone();
+        let nats = nats.clone();
         Box::pin(async move {
             let response = match decode(&payload) {
                 Some((head, body)) => run(router, head, body.to_vec()).await,
@@ -179,7 +181,27 @@ pub async fn serve(cluster: &Cluster, router: Router) -> Result<(), crate::clust
                 headers: text_headers(&parts.headers),
                 peer: None,
             };
-            encode(&head, &body).into()
+            let answer = encode(&head, &body);
+            let limit = nats();
+            if answer.len() > limit {
+                // NATS would drop it: say why instead (exports of very large tournaments).
+                let e = AppError::Unavailable(format!(
+                    "the answer ({} bytes) is larger than NATS carries ({limit} bytes): raise \
+                     the NATS server's max_payload, or ask the coordinator node directly",
+                    answer.len()
+                ));
+                let (parts, body) = e.into_response().into_parts();
+                let body = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+                let head = Head {
+                    method: None,
+                    uri: None,
+                    status: Some(parts.status.as_u16()),
+                    headers: text_headers(&parts.headers),
+                    peer: None,
+                };
+                return encode(&head, &body).into();
+            }
+            answer.into()
         })
     });
     cluster.serve(SERVICE, handler).await

@@ -400,6 +400,16 @@ impl Cluster {
             })
     }
 
+    /// A function giving the largest message the NATS server carries (bytes; 1 MiB by
+    /// default), as it is when called (the server's limit is known once connected).
+    pub fn max_payload_source(&self) -> Arc<dyn Fn() -> usize + Send + Sync> {
+        let nats = self.nats.clone();
+        Arc::new(move || match nats.server_info().max_payload {
+            0 => 1 << 20,
+            n => n,
+        })
+    }
+
     /// Whether the NATS connection is up.
     pub fn nats_connected(&self) -> bool {
         self.nats.connection_state() == async_nats::connection::State::Connected
