@@ -673,6 +673,12 @@ async fn cluster_survives_faults() {
         other => run.failures.push(format!("GET /metrics on n1: {other:?}")),
     }
 
+    // Freeze the record: a game still running (a short one whose flag falls now) must not
+    // change between the reads of the checks.
+    run.check_alive();
+    for n in run.procs.nodes.iter_mut() {
+        n.kill9();
+    }
     run.log("checking");
     let abandoned = abandoned.lock().unwrap().clone();
     let out = checks::check(

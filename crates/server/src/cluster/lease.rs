@@ -250,10 +250,12 @@ mod tests {
         let fa = Fence {
             node: a.as_str().into(),
             epoch: ea,
+            margin_ms: 1000,
         };
         let fb = Fence {
             node: b.as_str().into(),
             epoch: eb,
+            margin_ms: 1000,
         };
         let id = format!("g{tag}");
         store

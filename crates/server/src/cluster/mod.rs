@@ -253,6 +253,7 @@ impl Cluster {
         (epoch > 0).then(|| Fence {
             node: self.node.clone(),
             epoch,
+            margin_ms: lease_ms(self.lease) / 4,
         })
     }
 

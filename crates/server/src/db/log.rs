@@ -368,6 +368,20 @@ pub(super) async fn commit_batch(
     batch: &[(&Write, Option<&Fence>)],
 ) -> Result<Vec<Committed>, StoreError> {
     let mut tx = pool.begin().await?;
+    // A fenced transaction may not wait for its node longer than the fence's margin (see
+    // `Fence`): a node paused in the middle of it loses its session, not its fence.
+    if let Some(margin) = batch
+        .iter()
+        .filter_map(|(_, f)| f.map(|f| f.margin_ms))
+        .min()
+    {
+        sqlx::query(&format!(
+            "SET LOCAL idle_in_transaction_session_timeout = {}",
+            margin.max(1)
+        ))
+        .execute(&mut *tx)
+        .await?;
+    }
     let mut committed = vec![Committed::default(); batch.len()];
     // Events with the committing node's epoch (-1: unfenced, stored as NULL).
     let mut events: Vec<(&EventRow, i64)> = Vec::new();
@@ -552,10 +566,11 @@ pub(super) async fn commit_batch(
     for f in fences {
         let live: i64 = sqlx::query_scalar(&format!(
             "SELECT COUNT(*) FROM cluster_nodes WHERE node_id = $1 AND epoch = $2 \
-             AND lease_until > {DB_NOW_MS}"
+             AND lease_until > {DB_NOW_MS} + $3"
         ))
         .bind(&*f.node)
         .bind(f.epoch)
+        .bind(f.margin_ms)
         .fetch_one(&mut *tx)
         .await?;
         if live != 1 {

@@ -89,12 +89,19 @@ pub struct Store {
 /// its node id and the epoch of its lease. The write commits only if, in the same
 /// transaction, the node's lease with this epoch is unexpired on the database's clock and the
 /// game's `owner_epoch` is this epoch; otherwise nothing is written ([`StoreError::Fenced`]).
+///
+/// The lease is checked last, and must still have `margin_ms` to run; the transaction may not
+/// wait longer than that for its node between two statements (PostgreSQL's
+/// `idle_in_transaction_session_timeout`, set for the transaction), so a node paused after the
+/// check cannot commit once its lease has expired: PostgreSQL ends its session first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fence {
     /// The node's id.
     pub node: std::sync::Arc<str>,
     /// The epoch of its lease.
     pub epoch: i64,
+    /// How long the lease must still run when checked, ms (a quarter of the lease).
+    pub margin_ms: i64,
 }
 
 /// PostgreSQL's clock now, in unix ms: leases are timed by the database, never by a node's
