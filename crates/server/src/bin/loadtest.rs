@@ -757,14 +757,13 @@ fn cpu_secs(pid: u32) -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-/// CPU seconds of every PostgreSQL process on the machine, and whether it is a backend
-/// connected to database `db` (its title names the database).
+/// CPU seconds of every PostgreSQL process on the machine, and whether it works for database
+/// `db` (a backend connected to it, or an autovacuum worker on it: its title names it).
 fn postgres_cpu(db: &str) -> HashMap<u32, (bool, f64)> {
     let mut out = HashMap::new();
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return out;
     };
-    let needle = format!(" {db} ");
     for e in dir.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
             continue;
@@ -774,9 +773,12 @@ fn postgres_cpu(db: &str) -> HashMap<u32, (bool, f64)> {
             continue;
         }
         let title = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        // A backend's title: `postgres: USER DATABASE HOST(PORT) STATE`; an autovacuum
+        // worker's: `postgres: autovacuum worker DATABASE`.
         let title = String::from_utf8_lossy(&title).replace('\0', " ");
+        let mine = title.split_whitespace().any(|w| w == db);
         if let Some(cpu) = cpu_secs(pid) {
-            out.insert(pid, (title.contains(&needle), cpu));
+            out.insert(pid, (mine, cpu));
         }
     }
     out
@@ -809,9 +811,32 @@ struct Sample {
     nats_cpu: f64,
     postgres: HashMap<u32, (bool, f64)>,
     me: f64,
+    /// PostgreSQL's own counters: this database's commits; the server's WAL fsyncs and bytes.
+    wal: Option<[f64; 3]>,
 }
 
-async fn sample(servers: &Servers) -> Sample {
+/// PostgreSQL's counters (`pg_stat_database`, `pg_stat_wal`; flushed by each backend about
+/// once a second, so a window of many seconds counts them closely).
+async fn postgres_counters(store: &arbiter_server::Store) -> Option<[f64; 3]> {
+    use sqlx::Row;
+    let row = sqlx::query(
+        "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()) \
+           ::BIGINT AS commits, \
+           (SELECT wal_sync FROM pg_stat_wal)::BIGINT AS syncs, \
+           (SELECT wal_bytes FROM pg_stat_wal)::BIGINT AS bytes",
+    )
+    .fetch_one(store.pool())
+    .await
+    .ok()?;
+    let get = |name: &str| row.try_get::<i64, _>(name).ok().map(|v| v as f64);
+    Some([get("commits")?, get("syncs")?, get("bytes")?])
+}
+
+async fn sample(servers: &Servers, stats_db: Option<&arbiter_server::Store>) -> Sample {
+    let wal = match stats_db {
+        Some(store) => postgres_counters(store).await,
+        None => None,
+    };
     let mut metrics = Vec::new();
     for n in &servers.nodes {
         metrics.push(node_metrics(n.addr).await);
@@ -826,11 +851,13 @@ async fn sample(servers: &Servers) -> Sample {
         nats_cpu: servers.nats_pid().and_then(cpu_secs).unwrap_or(0.0),
         postgres: postgres_cpu(db_name(&servers.db)),
         me: cpu_secs(std::process::id()).unwrap_or(0.0),
+        wal,
     }
 }
 
 impl Sample {
-    /// PostgreSQL's CPU seconds since `before`: (this database's backends, other processes).
+    /// PostgreSQL's CPU seconds since `before`: (this database's processes, the others: the
+    /// shared WAL writer, checkpointer… and whatever else uses the server).
     /// A process that exited in between is lost; one that started counts whole.
     fn postgres_since(&self, before: &Sample) -> (f64, f64) {
         let (mut mine, mut other) = (0.0, 0.0);
@@ -933,7 +960,19 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     }
     // Warm-up: wait until every game has connected and played, then measure.
     tokio::time::sleep(Duration::from_secs(opts.warmup)).await;
-    let before = sample(&servers).await;
+    let set_up = stats.owners.lock().unwrap().len();
+    if set_up < opts.games {
+        eprintln!(
+            "warm-up: only {set_up} of {} games set up (try a longer --warmup)",
+            opts.games
+        );
+    }
+    let stats_db = if servers.db.starts_with("postgres") {
+        Some(arbiter_server::Store::connect(&servers.db).await?)
+    } else {
+        None
+    };
+    let before = sample(&servers, stats_db.as_ref()).await;
     stats.latencies_us.lock().unwrap().clear();
     let m0 = stats.moves.load(Ordering::Relaxed);
     let t0 = Instant::now();
@@ -947,7 +986,10 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     let elapsed = t0.elapsed().as_secs_f64();
     let moves = stats.moves.load(Ordering::Relaxed) - m0;
     let mut lat = stats.latencies_us.lock().unwrap().clone();
-    let after = sample(&servers).await;
+    let after = sample(&servers, stats_db.as_ref()).await;
+    if let Some(store) = stats_db {
+        store.close().await;
+    }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     stop.store(true, Ordering::Relaxed);
     for t in tasks {
@@ -1066,7 +1108,7 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     let (pg_mine, pg_other) = after.postgres_since(&before);
     let postgres = if database == "PostgreSQL" {
         format!(
-            ", PostgreSQL {:.3} (this database's backends; other PostgreSQL processes {:.3})",
+            ", PostgreSQL {:.3} (this database's processes; other PostgreSQL processes {:.3})",
             secs(pg_mine),
             secs(pg_other)
         )
@@ -1087,6 +1129,19 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         secs(nodes_cpu.iter().sum()),
         secs(after.me - before.me)
     );
+    if let (Some(a), Some(b)) = (after.wal, before.wal) {
+        let (commits, syncs, bytes) = (a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+        println!(
+            "PostgreSQL                {:.0} commits/s in this database ({:.1} moves each), \
+             {:.0} WAL fsyncs/s ({:.1} moves each), {:.0} WAL bytes per move (the last two: \
+             the whole server)",
+            commits / elapsed,
+            moves as f64 / commits.max(1.0),
+            syncs / elapsed,
+            moves as f64 / syncs.max(1.0),
+            bytes / moves.max(1) as f64
+        );
+    }
     println!(
         "load average              {}",
         load.split_whitespace()
