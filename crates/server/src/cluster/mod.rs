@@ -108,6 +108,8 @@ pub struct Cluster {
     /// The coordinator: the live node with the oldest epoch, which runs the lobby and the
     /// tournaments for the whole cluster.
     coordinator: watch::Sender<Option<Member>>,
+    /// Set by [`Cluster::leave`]: the node is stopping and never registers again.
+    leaving: std::sync::atomic::AtomicBool,
 }
 
 /// A live node of the cluster.
@@ -183,6 +185,7 @@ impl Cluster {
             epoch: watch::channel(epoch).0,
             owners: Mutex::new(HashMap::new()),
             coordinator: watch::channel(None).0,
+            leaving: std::sync::atomic::AtomicBool::new(false),
         });
         cluster.refresh_coordinator().await;
         tokio::spawn(renew_loop(Arc::downgrade(&cluster)));
@@ -423,6 +426,8 @@ impl Cluster {
 
     /// Leave: give up the lease so that other nodes take this node's games at once.
     pub async fn leave(&self) {
+        self.leaving
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         let epoch = self.epoch();
         self.epoch.send_replace(0);
         if epoch > 0 {
@@ -453,6 +458,9 @@ async fn renew_loop(cluster: std::sync::Weak<Cluster>) {
     loop {
         tick.tick().await;
         let Some(c) = cluster.upgrade() else { return };
+        if c.leaving.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         let lease_ms = lease_ms(c.lease);
         let epoch = c.epoch();
         if epoch == 0 {
