@@ -143,16 +143,12 @@ async fn pass_on(cluster: &Cluster, to: &Member, req: Request) -> Response {
         .status
         .and_then(|s| StatusCode::from_u16(s).ok())
         .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    for (k, v) in head.headers {
-        if let (Ok(k), Ok(v)) = (
-            HeaderName::try_from(k.as_str()),
-            HeaderValue::try_from(v.as_str()),
-        ) {
-            if k != header::CONTENT_LENGTH && k != header::TRANSFER_ENCODING {
-                response.headers_mut().append(k, v);
-            }
-        }
-    }
+    // The body is whole here: its length is the new message's own.
+    append_headers(
+        response.headers_mut(),
+        head.headers,
+        &[header::CONTENT_LENGTH, header::TRANSFER_ENCODING],
+    );
     response
 }
 
@@ -170,41 +166,55 @@ pub async fn serve(cluster: &Cluster, router: Router) -> Result<(), crate::clust
                 Some((head, body)) => run(router, head, body.to_vec()).await,
                 None => AppError::bad_request("bad_request", "malformed request").into_response(),
             };
-            let (parts, body) = response.into_parts();
-            let body = axum::body::to_bytes(body, MAX_RESPONSE)
-                .await
-                .unwrap_or_default();
-            let head = Head {
-                method: None,
-                uri: None,
-                status: Some(parts.status.as_u16()),
-                headers: text_headers(&parts.headers),
-                peer: None,
-            };
-            let answer = encode(&head, &body);
+            let answer = encode_response(response).await;
             let limit = nats();
-            if answer.len() > limit {
-                // NATS would drop it: say why instead (exports of very large tournaments).
-                let e = AppError::Unavailable(format!(
-                    "the answer ({} bytes) is larger than NATS carries ({limit} bytes): raise \
-                     the NATS server's max_payload, or ask the coordinator node directly",
-                    answer.len()
-                ));
-                let (parts, body) = e.into_response().into_parts();
-                let body = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
-                let head = Head {
-                    method: None,
-                    uri: None,
-                    status: Some(parts.status.as_u16()),
-                    headers: text_headers(&parts.headers),
-                    peer: None,
-                };
-                return encode(&head, &body).into();
+            if answer.len() <= limit {
+                return answer.into();
             }
-            answer.into()
+            // NATS would drop it: say why instead (exports of very large tournaments).
+            let e = AppError::Unavailable(format!(
+                "the answer ({} bytes) is larger than NATS carries ({limit} bytes): raise the \
+                 NATS server's max_payload, or ask the coordinator node directly",
+                answer.len()
+            ));
+            encode_response(e.into_response()).await.into()
         })
     });
     cluster.serve(SERVICE, handler).await
+}
+
+/// A response as it travels back over NATS.
+async fn encode_response(response: Response) -> Vec<u8> {
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, MAX_RESPONSE)
+        .await
+        .unwrap_or_default();
+    let head = Head {
+        method: None,
+        uri: None,
+        status: Some(parts.status.as_u16()),
+        headers: text_headers(&parts.headers),
+        peer: None,
+    };
+    encode(&head, &body)
+}
+
+/// The headers of `pairs` that are valid, appended to `map` (except those of `skip`).
+fn append_headers(
+    map: &mut axum::http::HeaderMap,
+    pairs: Vec<(String, String)>,
+    skip: &[HeaderName],
+) {
+    for (k, v) in pairs {
+        if let (Ok(k), Ok(v)) = (
+            HeaderName::try_from(k.as_str()),
+            HeaderValue::try_from(v.as_str()),
+        ) {
+            if !skip.contains(&k) {
+                map.append(k, v);
+            }
+        }
+    }
 }
 
 async fn run(router: Router, head: Head, body: Vec<u8>) -> Response {
@@ -219,14 +229,7 @@ async fn run(router: Router, head: Head, body: Vec<u8>) -> Response {
     let mut req = Request::new(Body::from(body));
     *req.method_mut() = method;
     *req.uri_mut() = uri;
-    for (k, v) in head.headers {
-        if let (Ok(k), Ok(v)) = (
-            HeaderName::try_from(k.as_str()),
-            HeaderValue::try_from(v.as_str()),
-        ) {
-            req.headers_mut().append(k, v);
-        }
-    }
+    append_headers(req.headers_mut(), head.headers, &[]);
     req.extensions_mut().insert(PassedOn);
     if let Some(peer) = head.peer {
         req.extensions_mut().insert(ConnectInfo(peer));

@@ -94,60 +94,62 @@ impl Metrics {
     pub fn render(&self, g: Gauges) -> String {
         let mut out = String::with_capacity(2048);
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let mut one = |name: &str, kind: &str, help: &str, value: String| {
+        let lines: [(&str, &str, &str, String); 8] = [
+            (
+                "arbiter_games_owned",
+                "gauge",
+                "Games whose actor runs on this node.",
+                g.games_owned.to_string(),
+            ),
+            (
+                "arbiter_lease_epoch",
+                "gauge",
+                "This node's lease epoch (0: none).",
+                g.epoch.to_string(),
+            ),
+            (
+                "arbiter_moves_total",
+                "counter",
+                "Moves committed by games on this node.",
+                get(&self.moves).to_string(),
+            ),
+            (
+                "arbiter_lease_renewals_total",
+                "counter",
+                "Lease renewals.",
+                get(&self.lease_renewals).to_string(),
+            ),
+            (
+                "arbiter_lease_losses_total",
+                "counter",
+                "Leases lost (expired before renewal).",
+                get(&self.lease_losses).to_string(),
+            ),
+            (
+                "arbiter_takeovers_total",
+                "counter",
+                "Games taken over from nodes whose lease expired.",
+                get(&self.takeovers).to_string(),
+            ),
+            (
+                "arbiter_forwarded_total",
+                "counter",
+                "Requests forwarded to another node that owns the game.",
+                get(&self.forwarded).to_string(),
+            ),
+            (
+                "arbiter_fenced_commits_total",
+                "counter",
+                "Commits refused because this node no longer owned the game.",
+                get(&self.fenced).to_string(),
+            ),
+        ];
+        for (name, kind, help, value) in lines {
             let _ = writeln!(
                 out,
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
             );
-        };
-        one(
-            "arbiter_games_owned",
-            "gauge",
-            "Games whose actor runs on this node.",
-            g.games_owned.to_string(),
-        );
-        one(
-            "arbiter_lease_epoch",
-            "gauge",
-            "This node's lease epoch (0: none).",
-            g.epoch.to_string(),
-        );
-        one(
-            "arbiter_moves_total",
-            "counter",
-            "Moves committed by games on this node.",
-            get(&self.moves).to_string(),
-        );
-        one(
-            "arbiter_lease_renewals_total",
-            "counter",
-            "Lease renewals.",
-            get(&self.lease_renewals).to_string(),
-        );
-        one(
-            "arbiter_lease_losses_total",
-            "counter",
-            "Leases lost (expired before renewal).",
-            get(&self.lease_losses).to_string(),
-        );
-        one(
-            "arbiter_takeovers_total",
-            "counter",
-            "Games taken over from nodes whose lease expired.",
-            get(&self.takeovers).to_string(),
-        );
-        one(
-            "arbiter_forwarded_total",
-            "counter",
-            "Requests forwarded to another node that owns the game.",
-            get(&self.forwarded).to_string(),
-        );
-        one(
-            "arbiter_fenced_commits_total",
-            "counter",
-            "Commits refused because this node no longer owned the game.",
-            get(&self.fenced).to_string(),
-        );
+        }
         let _ = writeln!(
             out,
             "# HELP arbiter_commit_seconds Time from a game's action to its commit.\n\
