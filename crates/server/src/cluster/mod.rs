@@ -298,7 +298,7 @@ impl Cluster {
     ///
     /// # Errors
     /// Database errors; [`StoreError::Fenced`] without a live lease.
-    pub async fn claim_orphans(&self) -> Result<(Vec<String>, Fence), StoreError> {
+    pub async fn claim_orphans(&self) -> Result<Vec<String>, StoreError> {
         let fence = self.fence().ok_or(StoreError::Fenced)?;
         let ids = lease::claim_orphans(&self.pool, &fence.node, fence.epoch).await?;
         if !ids.is_empty() {
@@ -308,7 +308,7 @@ impl Cluster {
                 owners.remove(id);
             }
         }
-        Ok((ids, fence))
+        Ok(ids)
     }
 
     fn subject(node: &str, service: &str) -> String {

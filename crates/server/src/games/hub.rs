@@ -157,7 +157,7 @@ impl Hub {
                 return;
             }
             match cluster.claim_orphans().await {
-                Ok((ids, _)) => {
+                Ok(ids) => {
                     if !ids.is_empty() {
                         tracing::warn!(games = ids.len(), "took over games");
                     }
