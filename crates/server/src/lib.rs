@@ -235,6 +235,8 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/game/{id}", get(assets::index))
+        .route("/game/{id}/analysis", get(assets::index))
+        .route("/analysis", get(assets::index))
         .route("/@/{name}", get(assets::index))
         .route("/signup", get(assets::index))
         .route("/login", get(assets::index))
