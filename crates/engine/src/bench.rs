@@ -2,10 +2,11 @@
 //! node count is the engine's regression signature (any change to search or evaluation
 //! changes it); its speed is the engine's nodes per second.
 
+use crate::time::Instant;
 use crate::{Engine, Limits};
 use arbiter_rules::{CastlingMode, Position};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The positions searched: openings, middlegames with tactics, and endgames.
 pub const POSITIONS: &[&str] = &[

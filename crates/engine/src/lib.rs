@@ -25,6 +25,7 @@ pub mod external;
 pub mod movepick;
 pub mod play;
 pub mod search;
+pub mod time;
 pub mod timeman;
 pub mod tt;
 pub mod uci;
@@ -34,7 +35,8 @@ pub use timeman::{Budget, ClockState};
 
 use arbiter_rules::{History, Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use time::Instant;
 
 /// A playing strength for people: 1 (a beginner) to 8 (full strength).
 ///
@@ -141,7 +143,7 @@ impl Default for Level {
 
 /// What limits one search. Unset fields do not limit; a search with no limit at all runs until
 /// stopped (UCI `go infinite`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Search at most this deep.
     pub depth: Option<u32>,
@@ -151,6 +153,21 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Manage time from the game clock.
     pub clock: Option<ClockState>,
+    /// How many best lines to find and report (multi-PV, UCI `MultiPV`): 1 (the default)
+    /// is an ordinary search; 0 counts as 1, and more than the legal moves counts as all.
+    pub multi_pv: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            clock: None,
+            multi_pv: 1,
+        }
+    }
 }
 
 impl Limits {
@@ -303,7 +320,7 @@ impl Engine {
         };
         let mut searcher =
             search::Searcher::new(&mut self.tt, &mut self.heur, stop, hashes, noise, seed);
-        searcher.run(&root, on_info)
+        searcher.run(&root, limits.multi_pv.max(1), on_info)
     }
 
     /// Searches the current position of a game.
@@ -328,6 +345,11 @@ impl Engine {
 
 fn fresh_seed() -> u64 {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
+    // wasm32-unknown-unknown has no wall clock (`SystemTime::now()` panics there); the
+    // counter alone varies the seed.
+    #[cfg(target_family = "wasm")]
+    let t = 0u64;
+    #[cfg(not(target_family = "wasm"))]
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

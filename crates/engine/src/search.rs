@@ -6,11 +6,12 @@
 
 use crate::eval;
 use crate::movepick::{self, Picker};
+use crate::time::Instant;
 use crate::tt::{Bound, Entry, Table};
 use arbiter_rules::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The score of giving mate now (mate in `n` plies scores `MATE - n`).
 pub const MATE: i32 = 32_000;
@@ -68,6 +69,9 @@ pub struct Info {
     pub pv: Vec<Move>,
     /// Transposition table use, in permille.
     pub hashfull: u32,
+    /// Rank of this line among the best lines of the iteration, 1-based (multi-PV; always 1
+    /// in an ordinary search). The lines of one iteration are reported together, best first.
+    pub multipv: usize,
 }
 
 impl Info {
@@ -158,6 +162,9 @@ pub(crate) struct Searcher<'a> {
     noise: i32,
     seed: u64,
     root_best: Option<(Move, i32)>,
+    /// Root moves left out of this search: the first moves of the better lines already
+    /// found in this iteration (multi-PV).
+    root_excluded: Vec<Move>,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -245,6 +252,7 @@ impl<'a> Searcher<'a> {
             noise,
             seed,
             root_best: None,
+            root_excluded: Vec::new(),
         }
     }
 
@@ -425,6 +433,9 @@ impl<'a> Searcher<'a> {
         let lmr = lmr_table();
 
         for (m, order) in picker {
+            if ply == 0 && self.root_excluded.contains(&m) {
+                continue;
+            }
             let capture = pos.is_capture(m);
             let quiet = !capture && m.promotion.is_none();
             let mut child = *pos;
@@ -511,6 +522,10 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
+        if ply == 0 && !self.root_excluded.is_empty() {
+            // A search without some root moves does not know the root's true value.
+            return best;
+        }
         self.tt.store(
             key,
             Entry {
@@ -642,8 +657,18 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Iterative deepening with aspiration windows. Calls `on_info` after every iteration.
-    pub fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+    /// Iterative deepening with aspiration windows. After every completed iteration calls
+    /// `on_info` once per line, best first.
+    ///
+    /// With `multi_pv` lines, each iteration searches the root `multi_pv` times, each time
+    /// without the first moves of the lines already found, so the lines start with distinct
+    /// moves; the first line is the ordinary search's.
+    pub fn run(
+        &mut self,
+        root: &Position,
+        multi_pv: usize,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         self.tt.new_search();
         self.heur.age();
         let root_moves = root.legal_moves();
@@ -662,6 +687,7 @@ impl<'a> Searcher<'a> {
                 pv: Vec::new(),
             };
         }
+        let n_lines = multi_pv.clamp(1, root_moves.len());
         let mut result = SearchResult {
             best: Some(root_moves[0]),
             ponder: None,
@@ -670,39 +696,37 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             pv: vec![root_moves[0]],
         };
-        let mut prev_score = 0;
+        // Each line's score in the previous iteration, the centre of its aspiration window.
+        let mut prev_scores: Vec<i32> = Vec::new();
         let mut prev_best: Option<Move> = None;
         let mut stability = 0;
         for depth in 1..=self.stop.depth.min(MAX_PLY as u32 - 4) {
             self.seldepth = 0;
-            self.root_best = None;
-            let mut delta = 20;
-            let (mut alpha, mut beta) = if depth >= 5 {
-                (prev_score - delta, prev_score + delta)
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let s = self.search(root, depth as i32, alpha, beta, 0, false);
-                if self.stopped {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INF);
-                } else if s >= beta {
-                    beta = (s + delta).min(INF);
-                } else {
-                    break s;
-                }
-                delta += delta / 2 + 10;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            };
-            if self.stopped {
+            self.root_excluded.clear();
+            // (score, pv) of each line found in this iteration.
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(n_lines);
+            for k in 0..n_lines {
+                self.root_best = None;
+                let centre = prev_scores
+                    .get(k)
+                    .or(prev_scores.last())
+                    .copied()
+                    .unwrap_or(0);
+                let Some(score) = self.aspiration(root, depth, centre) else {
+                    break;
+                };
+                let pv = self.pv_line();
+                let Some(first) = pv.first().copied().or(self.root_best.map(|(m, _)| m)) else {
+                    break;
+                };
+                let pv = if pv.is_empty() { vec![first] } else { pv };
+                self.root_excluded.push(first);
+                lines.push((score, pv));
+            }
+            self.root_excluded.clear();
+            if self.stopped && lines.is_empty() {
                 // A root move proven better in the unfinished iteration is still usable.
+                let prev_score = prev_scores.first().copied().unwrap_or(0);
                 if let Some((m, s)) = self.root_best {
                     if depth > 1 && Some(m) != result.best && s > prev_score - 30 {
                         result.best = Some(m);
@@ -712,27 +736,38 @@ impl<'a> Searcher<'a> {
                 }
                 break;
             }
-            let pv = self.pv_line();
-            let best = pv.first().copied().or(self.root_best.map(|(m, _)| m));
-            if best.is_none() {
+            if lines.is_empty() {
                 break;
             }
-            prev_score = score;
+            // The first line is the best unless a later search found more (instability):
+            // order them by score, the earlier line first among equals.
+            lines.sort_by_key(|(score, _)| core::cmp::Reverse(*score));
+            let (score, pv) = &lines[0];
+            let best = pv.first().copied();
             result.best = best;
             result.ponder = pv.get(1).copied();
-            result.score = Score::from_internal(score);
+            result.score = Score::from_internal(*score);
             result.depth = depth;
             result.pv = pv.clone();
+            if self.stopped {
+                // Only some lines of this iteration were finished: keep the best move (its
+                // line was searched completely) but report nothing incomplete.
+                break;
+            }
+            prev_scores = lines.iter().map(|(s, _)| *s).collect();
             let elapsed = self.stop.start.elapsed();
-            on_info(&Info {
-                depth,
-                seldepth: self.seldepth as u32,
-                score: result.score,
-                nodes: self.nodes,
-                time: elapsed,
-                pv,
-                hashfull: self.tt.hashfull(),
-            });
+            for (i, (score, pv)) in lines.iter().enumerate() {
+                on_info(&Info {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: Score::from_internal(*score),
+                    nodes: self.nodes,
+                    time: elapsed,
+                    pv: pv.clone(),
+                    hashfull: self.tt.hashfull(),
+                    multipv: i + 1,
+                });
+            }
             if best == prev_best {
                 stability = (stability + 1).min(6);
             } else {
@@ -760,6 +795,36 @@ impl<'a> Searcher<'a> {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// One root search at `depth` in a window around `centre` that widens until the score
+    /// falls inside it. `None` if the search was stopped.
+    fn aspiration(&mut self, root: &Position, depth: u32, centre: i32) -> Option<i32> {
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 5 {
+            (centre - delta, centre + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let s = self.search(root, depth as i32, alpha, beta, 0, false);
+            if self.stopped {
+                return None;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return Some(s);
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
     }
 }
 
