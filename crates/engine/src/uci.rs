@@ -20,6 +20,9 @@ use std::time::Duration;
 /// The engine's name as it introduces itself.
 pub const NAME: &str = concat!("Arbiter ", env!("CARGO_PKG_VERSION"));
 
+/// The most lines `MultiPV` may ask for.
+pub const MAX_MULTI_PV: usize = 8;
+
 type Out<W> = Arc<Mutex<W>>;
 
 fn say<W: Write>(out: &Out<W>, line: &str) {
@@ -47,6 +50,8 @@ struct State<W: Write + Send + 'static> {
     limit_strength: bool,
     /// `UCI_Elo`.
     elo: i32,
+    /// `MultiPV`: how many best lines to report.
+    multi_pv: usize,
 }
 
 impl<W: Write + Send + 'static> State<W> {
@@ -135,6 +140,10 @@ impl<W: Write + Send + 'static> State<W> {
             &self.out,
             "option name UCI_Chess960 type check default false",
         );
+        say(
+            &self.out,
+            &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
+        );
         say(&self.out, "uciok");
     }
 
@@ -192,6 +201,12 @@ impl<W: Write + Send + 'static> State<W> {
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) => self.engine().set_move_overhead(Duration::from_millis(ms)),
                 Err(_) => self.info_string(&format!("Move Overhead: bad value '{value}'")),
+            },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTI_PV).contains(&n) => self.multi_pv = n,
+                _ => self.info_string(&format!(
+                    "MultiPV: expected 1 to {MAX_MULTI_PV}, got '{value}'"
+                )),
             },
             "uci_chess960" => {
                 self.chess960 = value.eq_ignore_ascii_case("true");
@@ -269,7 +284,10 @@ impl<W: Write + Send + 'static> State<W> {
         for &m in &self.moves {
             pos.play_unchecked(m);
         }
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            multi_pv: self.multi_pv,
+            ..Limits::default()
+        };
         let mut clock = [None::<u64>; 4]; // wtime btime winc binc
         let mut movestogo = None;
         let mut infinite = false;
@@ -347,9 +365,10 @@ pub fn info_line(root: &Position, info: &Info) -> String {
         Score::Mate(m) => format!("mate {m}"),
     };
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv",
         info.depth,
         info.seldepth,
+        info.multipv,
         score,
         info.nodes,
         info.nps(),
@@ -383,6 +402,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
         skill: Level::MAX,
         limit_strength: false,
         elo: Level::MAX.elo(),
+        multi_pv: 1,
     };
     for line in input.lines() {
         let line = line?;

@@ -92,6 +92,7 @@ fn uci_handshake_lists_options_and_ends_with_uciok() {
         "Move Overhead",
         "UCI_LimitStrength",
         "UCI_Elo",
+        "MultiPV",
     ] {
         assert!(
             lines
@@ -306,4 +307,36 @@ fn uci_elo_out_of_range_is_clamped_and_reported_bad_values_too() {
         .any(|l| l.starts_with("info string UCI_LimitStrength: expected true or false")));
     // Clamped to the top: level 8, full strength, depth 4 reached.
     assert_eq!(deepest(&lines), 4);
+}
+
+#[test]
+fn uci_multipv_option_prints_each_line_with_its_rank() {
+    let lines = session(
+        "uci\nsetoption name MultiPV value 3\nposition startpos moves e2e4\ngo depth 4\nsetoption name MultiPV value 9\nisready\nquit\n",
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name MultiPV type spin default 1 min 1 max 8"));
+    for k in 1..=3 {
+        let tag = format!(" depth 4 seldepth ");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info")
+                && l.contains(&tag)
+                && l.contains(&format!(" multipv {k} score "))),
+            "no depth-4 line ranked {k}"
+        );
+    }
+    // The three lines of the last iteration start with three different moves.
+    let firsts: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains(" multipv 4 ")));
+    // Out of range: reported, not applied.
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string MultiPV: expected 1 to 8")));
+    assert_eq!(bestmoves(&lines).len(), 1);
 }
