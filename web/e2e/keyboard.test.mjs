@@ -37,8 +37,9 @@ test('moves typed with Czech letters are played and announced', async () => {
   let tabs = 0;
   while (!(await A.evaluate(() => document.activeElement?.classList.contains('skip')))) {
     await A.keyboard.press('Tab');
-    // Brand, tournaments, leaderboard, log in, sign up, language, then the game's skip link.
-    assert.ok(++tabs <= 7, 'the skip link is among the first stops');
+    // Brand, tournaments, leaderboard, analysis board, log in, sign up, language, then the
+    // game's skip link.
+    assert.ok(++tabs <= 8, 'the skip link is among the first stops');
   }
   await A.keyboard.press('Enter');
   assert.equal(await A.evaluate(() => document.activeElement?.id), 'move-input');

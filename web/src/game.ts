@@ -35,6 +35,7 @@ import { announce, sound, loadPrefs, savePrefs, type Prefs } from './feedback';
 import { navigate, spaLink, tournamentPath } from './router';
 import { tournamentRef } from './tournament-logic';
 import { tournamentsApi } from './tournaments-api';
+import { at } from './analysis/i18n';
 
 const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
 
@@ -876,6 +877,9 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     }
     if (s.moves.length > 0 || s.status === 'finished')
       btns.push(h('a', { class: 'button', href: api.pgnUrl(id), download: `arbiter-${id}.pgn`, 'data-testid': 'pgn' }, `↓ ${d2.downloadPgn}`));
+    // The analysis board: after the game, or for spectators; never for a player while playing.
+    if (s.status === 'finished' || s.imported || (!mySeat() && (s.status === 'playing' || s.status === 'adjourned')))
+      btns.push(spaLink(h('a', { class: 'button', href: `/game/${encodeURIComponent(id)}/analysis`, 'data-testid': 'analysis-board' }, `⌕ ${at().analysisBoard}`)));
     if (s.status === 'finished' || s.status === 'aborted' || s.status === 'withdrawn')
       btns.push(
         h(

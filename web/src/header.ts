@@ -5,6 +5,7 @@ import { h } from './dom';
 import { LANGS, LANG_NAMES, setLang, lang, t, pt, tt, type Lang } from './i18n';
 import { navigate, profilePath, spaLink } from './router';
 import { currentUser, logOut } from './session';
+import { at } from './analysis/i18n';
 
 const link = (href: string, attrs: Record<string, string>, ...text: (string | Node)[]) => spaLink(h('a', { href, ...attrs }, ...text));
 
@@ -57,6 +58,7 @@ export function header(onLangChange: () => void): HTMLElement {
       { class: 'nav', 'aria-label': tt().sections },
       link('/tournaments', { 'data-testid': 'tournaments-link' }, tt().tournaments),
       link('/leaderboard', { 'data-testid': 'leaderboard-link' }, p.leaderboard),
+      link('/analysis', { 'data-testid': 'analysis-link' }, at().analysisBoard),
     ),
     user,
     h('label', { class: 'lang', for: 'lang' }, h('span', { class: 'lang-label' }, d.language), sel),

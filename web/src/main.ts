@@ -17,6 +17,7 @@ import { renderLeaderboard } from './leaderboard';
 import { renderTournamentList } from './tournament-list';
 import { renderTournamentCreate } from './tournament-create';
 import { renderTournament } from './tournament-page';
+import { renderAnalysis } from './analysis/page';
 import { keepWatchFor } from './tournament-watch';
 import { header } from './header';
 import { liveRegion } from './feedback';
@@ -59,6 +60,9 @@ function render(): void {
       break;
     case 'tournament':
       cleanup = renderTournament(main, route.id);
+      break;
+    case 'analysis':
+      cleanup = renderAnalysis(main, { gameId: route.gameId, params: route.params });
       break;
     default:
       cleanup = renderLobby(main, route.params);

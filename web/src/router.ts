@@ -1,7 +1,7 @@
 // The pages: the lobby at `/`, a game at `/game/{id}`, `/signup`, `/login`, `/account`, a
 // profile at `/@/{name}`, `/leaderboard`, the tournaments at `/tournaments`, the creation form
-// at `/tournament/new` and a tournament at `/tournament/{id}` (the server sends the page for
-// these paths).
+// at `/tournament/new` and a tournament at `/tournament/{id}`, the analysis board at `/analysis`
+// and `/game/{id}/analysis` (the server sends the page for these paths).
 
 let onChange: (() => void) | null = null;
 
@@ -27,10 +27,14 @@ export type Route =
   | { page: 'leaderboard'; params: URLSearchParams }
   | { page: 'tournaments'; params: URLSearchParams }
   | { page: 'tournament-new' }
-  | { page: 'tournament'; id: string };
+  | { page: 'tournament'; id: string }
+  | { page: 'analysis'; gameId: string | null; params: URLSearchParams };
 
 export function routeOf(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
+  const gameAnalysis = /^\/game\/([^/?#]+)\/analysis\/?$/.exec(pathname);
+  if (gameAnalysis) return { page: 'analysis', gameId: decodeURIComponent(gameAnalysis[1]), params };
+  if (/^\/analysis\/?$/.test(pathname)) return { page: 'analysis', gameId: null, params };
   const game = /^\/game\/([^/?#]+)/.exec(pathname);
   if (game) return { page: 'game', id: decodeURIComponent(game[1]) };
   const profile = /^\/@\/([^/?#]+)\/?$/.exec(pathname);

@@ -1,0 +1,196 @@
+// The analysis board in the browser (issue 17): a finished game's board stepped through with
+// keys, a variation added on the board and shown in the move list and the PGN, the FEN copied;
+// the WebAssembly engine's lines on /analysis, changing after a move; the evaluation graph and
+// the marks of a game analysed by the server.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { useServerAndBrowser, person, clickMove, waitFor, shot, arbiterBin } from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The server's computer analysis takes a node budget on the command line once it exists. */
+function analysisArgs() {
+  try {
+    const help = execFileSync(arbiterBin(), ['serve', '--help'], { encoding: 'utf8' });
+    if (help.includes('--analysis-nodes')) return ['--analysis-nodes', '3000'];
+    if (help.includes('--analysis-depth')) return ['--analysis-depth', '4'];
+  } catch {
+    /* the harness reports a missing binary */
+  }
+  return [];
+}
+
+const env = useServerAndBrowser(analysisArgs());
+
+// Scholar's mate: 3... Nf6?? lets White mate at once (python-chess: checkmate after 4. Qxf7#).
+const SCHOLAR = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+const SCHOLAR_SAN = ['e4', 'e5', 'Bc4', 'Nc6', 'Qh5', 'Nf6', 'Qxf7#'];
+// python-chess: after 1. e4 e5 2. Bc4 Nf6 (the variation added in the test).
+const FEN_AFTER_NF6 = 'rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3';
+const FEN_AFTER_BC4 = 'rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2';
+
+async function call(method, path, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(env.server.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** A game played to the end through the API by two anonymous players. */
+async function playedGame(moves) {
+  const white = await call('POST', '/api/games', { time_control: '10+5', variant: 'standard', color: 'white' });
+  const black = await call('POST', `/api/games/${white.id}/join`, {});
+  for (let i = 0; i < moves.length; i++) {
+    await call('POST', `/api/games/${white.id}/move`, { move: moves[i] }, i % 2 === 0 ? white.token : black.token);
+  }
+  const state = await call('GET', `/api/games/${white.id}`);
+  assert.equal(state.status, 'finished');
+  return white.id;
+}
+
+const shownMoves = (page) => page.locator('[data-testid=an-moves] .an-move:not(.empty) .an-san').allTextContents();
+const fenShown = (page) => page.locator('[data-testid=an-fen]').inputValue();
+
+test('a finished game on the analysis board: keys, a variation, the FEN copied', async () => {
+  const id = await playedGame(SCHOLAR);
+  const { ctx, page } = await person(env.browser);
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.base });
+  await page.goto(`${env.server.base}/game/${id}`);
+  await page.locator('[data-testid=analysis-board]').click();
+  await page.waitForURL(`${env.server.base}/game/${id}/analysis`);
+  await waitFor(async () => (await shownMoves(page)).length === SCHOLAR.length, 'the game as the main line');
+  assert.deepEqual(await shownMoves(page), SCHOLAR_SAN);
+  assert.equal((await page.locator('[data-testid=an-result]').textContent()).trim(), '1-0');
+
+  // Keys: Home is the start, → → → is 2. Bc4, End the mate, ← one back.
+  await page.keyboard.press('Home');
+  assert.equal(await fenShown(page), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await fenShown(page), FEN_AFTER_BC4);
+  assert.equal((await page.locator('.an-move.active .an-san').textContent()).trim(), 'Bc4');
+  await page.keyboard.press('End');
+  assert.equal((await page.locator('.an-move.active .an-san').textContent()).trim(), 'Qxf7#');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await page.locator('.an-move.active .an-san').textContent()).trim(), 'Nf6');
+
+  // Back to 2. Bc4 by a click on it, then 2... Nf6 on the board: a variation beside 2... Nc6.
+  await page.locator('.an-move', { hasText: 'Bc4' }).first().click();
+  assert.equal(await fenShown(page), FEN_AFTER_BC4);
+  await clickMove(page, 'g8f6');
+  await waitFor(async () => (await fenShown(page)) === FEN_AFTER_NF6, 'the variation played');
+  assert.equal((await page.locator('[data-testid=an-moves] .an-variations .an-move.active').textContent()).replace(/\s+/g, ''), '2...Nf6');
+  assert.deepEqual(await shownMoves(page), ['e4', 'e5', 'Bc4', 'Nc6', 'Nf6', 'Qh5', 'Nf6', 'Qxf7#']);
+  const pgn = await page.locator('[data-testid=an-pgn]').inputValue();
+  assert.match(pgn, /2\. Bc4 Nc6 \(2\.\.\. Nf6\) 3\. Qh5 Nf6 4\. Qxf7# 1-0/);
+  assert.match(pgn, /\[Result "1-0"\]/);
+
+  // ↑ goes to the main line's move at that point, ↓ back to the variation.
+  await page.keyboard.press('ArrowUp');
+  assert.equal((await page.locator('.an-move.active .an-san').textContent()).trim(), 'Nc6');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await fenShown(page), FEN_AFTER_NF6);
+
+  await page.locator('[data-testid=copy-fen]').click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), FEN_AFTER_NF6);
+  await shot(page, 'analysis-game-variation');
+
+  // The move menu: the variation made the main line, then deleted.
+  await page.locator('[data-testid=an-moves] .an-variations .an-move').first().click({ button: 'right' });
+  await page.locator('[data-testid=make-mainline]').click();
+  assert.deepEqual((await shownMoves(page)).slice(0, 5), ['e4', 'e5', 'Bc4', 'Nf6', 'Nc6']);
+  assert.match(await page.locator('[data-testid=an-pgn]').inputValue(), /2\. Bc4 Nf6 \(2\.\.\. Nc6 3\. Qh5 Nf6 4\. Qxf7#\)/);
+  await page.locator('.an-move', { hasText: 'Nf6' }).first().click({ button: 'right' });
+  await page.locator('[data-testid=delete-from-here]').click();
+  assert.deepEqual(await shownMoves(page), SCHOLAR_SAN);
+  assert.equal(await fenShown(page), FEN_AFTER_BC4);
+  await ctx.close();
+});
+
+test('a bad FEN is reported with what is wrong, and the board stays', async () => {
+  const { ctx, page } = await person(env.browser);
+  await page.goto(`${env.server.base}/analysis?fen=${encodeURIComponent('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1')}`);
+  await waitFor(async () => !(await page.locator('[data-testid=fen-error]').isHidden()), 'the error');
+  assert.match(await page.locator('[data-testid=fen-error]').textContent(), /Bad FEN: .+/);
+  assert.equal(await fenShown(page), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  // A good FEN typed in the box opens that position.
+  await page.locator('[data-testid=fen-input]').fill(FEN_AFTER_BC4);
+  await page.locator('[data-testid=fen-form] button[type=submit]').click();
+  await waitFor(async () => (await fenShown(page)) === FEN_AFTER_BC4, 'the loaded position');
+  // A bad one changes nothing.
+  await page.locator('[data-testid=fen-input]').fill('8/8/8/8/8/8/8/8 w - - 0 1');
+  await page.locator('[data-testid=fen-form] button[type=submit]').click();
+  await waitFor(async () => !(await page.locator('[data-testid=fen-error]').isHidden()), 'the second error');
+  assert.equal(await fenShown(page), FEN_AFTER_BC4);
+  await ctx.close();
+});
+
+test('the WebAssembly engine shows its lines on /analysis and follows the moves', async (t) => {
+  if (!existsSync(join(here, '..', 'src', 'engine', 'client.ts'))) {
+    t.skip('the browser engine (web/src/engine/client.ts) is not in this tree yet');
+    return;
+  }
+  const { ctx, page } = await person(env.browser);
+  await page.goto(`${env.server.base}/analysis`);
+  await page.locator('[data-testid=engine-toggle]').check();
+  await waitFor(async () => (await page.locator('[data-testid=engine-line]').count()) > 0, 'engine lines', 30000);
+  await waitFor(async () => Number((await page.locator('[data-testid=engine-depth]').textContent()).replace(/\D/g, '')) >= 4, 'depth 4', 30000);
+  const before = await page.locator('[data-testid=engine-line]').first().textContent();
+  // A legal first move of White in the line (SAN, English letters).
+  assert.match(before, /^[+\u2212]?[0-9.#]+\s*([a-h][1-8]|N[a-h][1-8])/);
+  await clickMove(page, 'e2e4');
+  await waitFor(async () => (await fenShown(page)).startsWith('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b'), 'e4 played');
+  await waitFor(async () => {
+    const line = await page.locator('[data-testid=engine-line]').first().textContent().catch(() => '');
+    // Black's replies now: a move of Black's pieces from the position after 1. e4.
+    return line && line !== before && /^[+\u2212]?[0-9.#]+\s*([a-h][1-8]|[a-h]x|N[a-h])/.test(line) ? line : null;
+  }, 'new lines after e4', 30000);
+  await shot(page, 'analysis-engine');
+  // The choice is remembered.
+  await page.reload();
+  assert.equal(await page.locator('[data-testid=engine-toggle]').isChecked(), true);
+  await ctx.close();
+});
+
+test('the server’s analysis of a game with a blunder: graph, marks, the better move', async (t) => {
+  const id = await playedGame(SCHOLAR);
+  const { ctx, page } = await person(env.browser);
+  await page.goto(`${env.server.base}/game/${id}/analysis`);
+  await page.locator('[data-testid=computer-panel]').waitFor();
+  // Anonymous: asked to sign in.
+  await page.locator('[data-testid=analysis-sign-in]').waitFor();
+  const status = await page.evaluate(async () => (await fetch('/api/account', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'ana', password: 'correct horse battery' }) })).status);
+  assert.ok(status === 200 || status === 201, `sign-up: ${status}`);
+  const probe = await fetch(`${env.server.base}/api/games/${id}/analysis`);
+  if (probe.status === 405 || (probe.status === 404 && !(await probe.text()).includes('"error"'))) {
+    t.skip('the server has no computer analysis yet');
+    await ctx.close();
+    return;
+  }
+  await page.reload();
+  await page.locator('[data-testid=request-analysis]').click();
+  await page.locator('[data-testid=analysis-done]').waitFor({ timeout: 120000 });
+  await page.locator('[data-testid=eval-graph]').waitFor();
+  assert.ok((await page.locator('[data-testid=eval-mark]').count()) >= 1, 'a mark on the graph');
+  // 3... Nf6?? is a blunder: marked in the move list, the better move named.
+  const blunder = page.locator('.an-move.blunder');
+  assert.ok((await blunder.count()) >= 1, 'a blunder in the move list');
+  await blunder.first().click();
+  assert.match(await page.locator('[data-testid=an-comment]').textContent(), /Blunder.* was best/);
+  assert.ok((await page.locator('[data-testid=analysis-summary]').count()) === 1);
+  // A click on the graph's left edge goes to the start.
+  const box = await page.locator('[data-testid=eval-graph]').boundingBox();
+  await page.mouse.click(box.x + 2, box.y + box.height / 2);
+  assert.equal(await fenShown(page), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  const evals = await (await fetch(`${env.server.base}/api/games/${id}/pgn?evals=true`)).text();
+  assert.match(evals, /\[%eval/);
+  await blunder.first().click();
+  await shot(page, 'analysis-computer');
+  await ctx.close();
+});
