@@ -9,7 +9,10 @@
 //!               --games 40 --tc 10+0.1 --pgn games.pgn
 //! ```
 //!
-//! Every game starts from one of a fixed list of openings, played twice with colours swapped.
+//! Every game starts from one of a fixed list of openings, played twice with colours swapped;
+//! `--openings FILE` takes the starting positions from a file instead, one FEN a line (for
+//! longer self-play matches than the built-in 50 lines allow when `--nodes` makes games
+//! repeat).
 //! The clock is kept by the runner: the time between `go` and `bestmove` is charged to the
 //! engine to move, an engine that runs out of time loses (Art. 6.9), and an illegal move loses.
 
@@ -144,6 +147,8 @@ struct Config {
     pgn: Option<String>,
     first_opening: usize,
     names: [Option<String>; 2],
+    /// Starting positions from `--openings FILE` (empty: the built-in lines).
+    start_fens: Vec<Position>,
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -157,6 +162,7 @@ fn parse_args() -> Result<Config, String> {
         pgn: None,
         first_opening: 0,
         names: [None, None],
+        start_fens: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -189,6 +195,22 @@ fn parse_args() -> Result<Config, String> {
             "--n1" => c.names[0] = Some(val(i)?),
             "--n2" => c.names[1] = Some(val(i)?),
             "--opening" => c.first_opening = val(i)?.parse().map_err(|_| "bad --opening")?,
+            "--openings" => {
+                let path = val(i)?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                for (n, line) in text.lines().enumerate() {
+                    let line = line.trim();
+                    if line.is_empty() || line.starts_with('#') {
+                        continue;
+                    }
+                    let pos = Position::from_fen(line, Default::default())
+                        .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+                    c.start_fens.push(pos);
+                }
+                if c.start_fens.is_empty() {
+                    return Err(format!("{path}: no FEN"));
+                }
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
         i += 2;
@@ -196,7 +218,7 @@ fn parse_args() -> Result<Config, String> {
     if c.e[0].is_empty() || c.e[1].is_empty() {
         return Err(
             "usage: arbiter-match --e1 CMD --e2 CMD [--o1 K=V]... [--o2 K=V]... \
-                    [--n1 NAME] [--n2 NAME] [--games N] [--tc SECONDS+INC | --nodes N] [--pgn FILE] [--opening I]\n       \
+                    [--n1 NAME] [--n2 NAME] [--games N] [--tc SECONDS+INC | --nodes N] [--pgn FILE] [--opening I] [--openings FEN_FILE]\n       \
                     arbiter-match uci"
                 .into(),
         );
@@ -204,7 +226,11 @@ fn parse_args() -> Result<Config, String> {
     Ok(c)
 }
 
-fn opening(i: usize) -> Vec<Move> {
+/// The start of game pair `i`: a position and the moves played from it.
+fn opening(cfg: &Config, i: usize) -> (Position, Vec<Move>) {
+    if !cfg.start_fens.is_empty() {
+        return (cfg.start_fens[i % cfg.start_fens.len()], Vec::new());
+    }
     let mut pos = Position::new();
     let mut out = Vec::new();
     for san in OPENINGS[i % OPENINGS.len()].split_whitespace() {
@@ -212,7 +238,7 @@ fn opening(i: usize) -> Vec<Move> {
         pos.play_unchecked(m);
         out.push(m);
     }
-    out
+    (Position::new(), out)
 }
 
 /// Plays one game; `white` is the index of the engine with White. Returns the winner (as an
@@ -220,10 +246,10 @@ fn opening(i: usize) -> Vec<Move> {
 fn play_game(
     engines: &mut [Engine; 2],
     white: usize,
-    opening_moves: &[Move],
+    (start, opening_moves): &(Position, Vec<Move>),
     cfg: &Config,
 ) -> Result<(Option<usize>, GameEnd, History), String> {
-    let mut game = History::new(Position::new());
+    let mut game = History::new(*start);
     for &m in opening_moves {
         game.push_unchecked(m);
     }
@@ -256,8 +282,12 @@ fn play_game(
         } else {
             1 - white
         };
-        let mut cmd = String::from("position startpos moves");
-        let mut p = Position::new();
+        let mut cmd = if *start == Position::new() {
+            String::from("position startpos moves")
+        } else {
+            format!("position fen {} moves", start.fen())
+        };
+        let mut p = *start;
         for &m in game.moves() {
             cmd.push(' ');
             cmd.push_str(&p.uci(m));
@@ -327,13 +357,21 @@ fn play_game(
 fn pgn(game: &History, names: [&str; 2], result: &str, end: GameEnd, round: usize) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "[Event \"arbiter-match\"]\n[Round \"{round}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Termination \"{end:?}\"]\n\n",
+        "[Event \"arbiter-match\"]\n[Round \"{round}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Termination \"{end:?}\"]\n",
         names[0], names[1]
     ));
     let mut pos = *game.start();
+    if pos != Position::new() {
+        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", pos.fen()));
+    }
+    out.push('\n');
+    let first_black = pos.turn() == Color::Black;
     for (i, &m) in game.moves().iter().enumerate() {
-        if i % 2 == 0 {
-            out.push_str(&format!("{}. ", i / 2 + 1));
+        let ply = i + first_black as usize;
+        if ply % 2 == 0 {
+            out.push_str(&format!("{}. ", pos.fullmoves()));
+        } else if i == 0 {
+            out.push_str(&format!("{}... ", pos.fullmoves()));
         }
         out.push_str(&pos.san(m).to_string());
         out.push(' ');
@@ -404,7 +442,7 @@ fn main() {
     let mut illegal = [0u32; 2];
     let mut adjudicated = 0;
     for g in 0..cfg.games {
-        let op = opening(cfg.first_opening + g / 2);
+        let op = opening(&cfg, cfg.first_opening + g / 2);
         let white = g % 2;
         let (winner, end, game) = match play_game(&mut engines, white, &op, &cfg) {
             Ok(r) => r,
