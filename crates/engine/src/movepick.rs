@@ -4,7 +4,7 @@
 
 use crate::eval::SEE_VALUE;
 use arbiter_rules::attacks;
-use arbiter_rules::{Bitboard, Color, Move, MoveList, Position, Role};
+use arbiter_rules::{Bitboard, Color, Move, MoveList, PieceMoves, Position, Role};
 
 /// Static exchange evaluation: the material balance of the capture sequence on `m.to` that
 /// starts with `m`, each side recapturing with its least valuable piece while it pays.
@@ -91,28 +91,89 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     victim * 16 - attacker
 }
 
+/// Moves held inline by a [`Picker`]: more than any position reachable in a game has (218).
+const INLINE: usize = 256;
+
 /// A list of moves with ordering scores, picked best-first.
+///
+/// The moves are generated straight into the picker (not through a [`MoveList`], whose room
+/// for 1,024 moves made every node fill and copy kilobytes); a list longer than [`INLINE`],
+/// possible only in positions set up by FEN, moves to the heap.
 pub struct Picker {
-    moves: MoveList,
-    scores: [i32; arbiter_rules::MAX_MOVES],
+    moves: [Move; INLINE],
+    scores: [i32; INLINE],
+    len: usize,
     next: usize,
+    /// The whole list when it is longer than [`INLINE`].
+    spill: Vec<(Move, i32)>,
 }
 
 impl Picker {
-    /// Scores `moves` for the main search.
+    fn empty() -> Picker {
+        Picker {
+            moves: [Move::new(arbiter_rules::Square::A1, arbiter_rules::Square::A1); INLINE],
+            scores: [0; INLINE],
+            len: 0,
+            next: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        if self.len < INLINE {
+            self.moves[self.len] = m;
+        } else {
+            if self.spill.is_empty() {
+                self.spill = self.moves.iter().map(|&m| (m, 0)).collect();
+            }
+            self.spill.push((m, 0));
+        }
+        self.len += 1;
+    }
+
+    /// Generates the legal moves of `pos` whose destination lies in `to_mask`.
+    fn generate(pos: &Position, to_mask: Bitboard) -> Picker {
+        let mut p = Picker::empty();
+        pos.generate(|pm| {
+            let pm = PieceMoves {
+                to: pm.to & to_mask,
+                ..pm
+            };
+            pm.for_each(|m| p.push(m));
+            false
+        });
+        p
+    }
+
+    /// Sets each move's score by `score`.
+    #[inline]
+    fn score_with(&mut self, mut score: impl FnMut(Move) -> i32) {
+        if self.spill.is_empty() {
+            for i in 0..self.len {
+                self.scores[i] = score(self.moves[i]);
+            }
+        } else {
+            for e in self.spill.iter_mut() {
+                e.1 = score(e.0);
+            }
+        }
+    }
+
+    /// All legal moves of `pos`, scored for the main search: hash move, good captures and
+    /// queen promotions, killers, quiet moves by history, bad captures, under-promotions.
     pub fn new(
         pos: &Position,
-        moves: MoveList,
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
         history: &[[i32; 64]; 64],
     ) -> Picker {
-        let mut scores = [0; arbiter_rules::MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == hash_move {
+        let mut p = Picker::generate(pos, Bitboard::FULL);
+        p.score_with(|m| {
+            if Some(m) == hash_move {
                 HASH_MOVE
-            } else if let Some(p) = m.promotion {
-                if p == Role::Queen {
+            } else if let Some(pr) = m.promotion {
+                if pr == Role::Queen {
                     GOOD_CAPTURE + 500 + mvv_lva(pos, m)
                 } else {
                     UNDER_PROMOTION
@@ -134,47 +195,83 @@ impl Picker {
                 KILLER_2
             } else {
                 history[m.from.idx()][m.to.idx()]
-            };
-        }
-        Picker {
-            moves,
-            scores,
-            next: 0,
-        }
+            }
+        });
+        p
     }
 
-    /// Scores captures and queen promotions for quiescence search (MVV-LVA).
-    pub fn captures(pos: &Position, moves: MoveList) -> Picker {
-        let mut scores = [0; arbiter_rules::MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = mvv_lva(pos, m) + if m.promotion.is_some() { 100 } else { 0 };
-        }
-        Picker {
-            moves,
-            scores,
-            next: 0,
+    /// For quiescence search: all legal moves when in check, otherwise captures and queen
+    /// promotions ([`tactical_moves`]), by MVV-LVA.
+    pub fn quiescence(pos: &Position) -> Picker {
+        let mut p = if pos.is_check() {
+            Picker::generate(pos, Bitboard::FULL)
+        } else {
+            let theirs = pos.board().by_color(!pos.turn());
+            let mut targets = theirs | Bitboard::BACKRANKS;
+            if let Some(ep) = pos.pseudo_ep_square() {
+                targets.add(ep);
+            }
+            let mut p = Picker::generate(pos, targets);
+            p.retain_tactical(pos);
+            p
+        };
+        p.score_with(|m| mvv_lva(pos, m) + if m.promotion.is_some() { 100 } else { 0 });
+        p
+    }
+
+    /// Keeps captures and queen promotions (generation to the target squares also gave quiet
+    /// moves to the last rank and under-promotions).
+    fn retain_tactical(&mut self, pos: &Position) {
+        let keep = |m: &Move| match m.promotion {
+            Some(p) => p == Role::Queen,
+            None => pos.is_capture(*m),
+        };
+        if self.spill.is_empty() {
+            let mut j = 0;
+            for i in 0..self.len {
+                if keep(&self.moves[i]) {
+                    self.moves[j] = self.moves[i];
+                    j += 1;
+                }
+            }
+            self.len = j;
+        } else {
+            self.spill.retain(|(m, _)| keep(m));
+            self.len = self.spill.len();
         }
     }
 
     /// The number of moves.
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.len
     }
 
     /// `true` if there are no moves.
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.len == 0
     }
 }
 
 impl Iterator for Picker {
     type Item = (Move, i32);
 
-    /// The next best move and its ordering score.
+    /// The next best move and its ordering score (the first generated among equals).
     fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
+        let n = self.len;
         if self.next >= n {
             return None;
+        }
+        if !self.spill.is_empty() {
+            let list = &mut self.spill;
+            let mut best = self.next;
+            for i in self.next + 1..n {
+                if list[i].1 > list[best].1 {
+                    best = i;
+                }
+            }
+            list.swap(self.next, best);
+            self.next += 1;
+            return Some(list[self.next - 1]);
         }
         let mut best = self.next;
         for i in self.next + 1..n {
@@ -182,7 +279,7 @@ impl Iterator for Picker {
                 best = i;
             }
         }
-        self.moves.as_mut_slice().swap(self.next, best);
+        self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let out = (self.moves[self.next], self.scores[self.next]);
         self.next += 1;
@@ -234,6 +331,51 @@ mod tests {
         let p = pos("4r1k1/8/8/4p3/8/8/4R3/4R1K1 w - - 0 1");
         let m = p.parse_uci("e2e5").unwrap();
         assert_eq!(see(&p, m), 100);
+    }
+
+    fn sorted(mut v: Vec<String>) -> Vec<String> {
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn picker_yields_every_legal_move_once_also_beyond_its_inline_room() {
+        // 270 legal moves (FEN allows more material than a game reaches): the heap path.
+        for fen in [
+            "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ] {
+            let p = pos(fen);
+            let history = [[0; 64]; 64];
+            let picked: Vec<(Move, i32)> = Picker::new(&p, None, [None; 2], &history).collect();
+            let legal: Vec<String> = p.legal_moves().iter().map(|&m| p.uci(m)).collect();
+            assert_eq!(
+                sorted(picked.iter().map(|&(m, _)| p.uci(m)).collect()),
+                sorted(legal)
+            );
+            // Best first.
+            assert!(picked.windows(2).all(|w| w[0].1 >= w[1].1), "{fen}");
+        }
+    }
+
+    #[test]
+    fn quiescence_picker_is_the_tactical_moves_or_every_evasion_in_check() {
+        for fen in [
+            "1n2k3/P7/8/3p4/4P3/8/8/4K3 w - - 0 1",
+            "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",
+        ] {
+            let p = pos(fen);
+            let expected = if p.is_check() {
+                p.legal_moves()
+            } else {
+                tactical_moves(&p)
+            };
+            let got: Vec<String> = Picker::quiescence(&p).map(|(m, _)| p.uci(m)).collect();
+            let want: Vec<String> = expected.iter().map(|&m| p.uci(m)).collect();
+            assert_eq!(sorted(got), sorted(want), "{fen}");
+        }
     }
 
     #[test]

@@ -411,19 +411,12 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let us = pos.turn().index();
+        let picker = Picker::new(pos, tt_move, self.killers[ply], &self.heur.history[us]);
+        if picker.is_empty() {
             // Art. 5.1.1 checkmate, Art. 5.2.1 stalemate.
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let us = pos.turn().index();
-        let picker = Picker::new(
-            pos,
-            moves,
-            tt_move,
-            self.killers[ply],
-            &self.heur.history[us],
-        );
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0;
@@ -598,15 +591,10 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let moves = if in_check {
-            pos.legal_moves()
-        } else {
-            movepick::tactical_moves(pos)
-        };
-        if in_check && moves.is_empty() {
+        let picker = Picker::quiescence(pos);
+        if in_check && picker.is_empty() {
             return -MATE + ply as i32;
         }
-        let picker = Picker::captures(pos, moves);
         let mut best_move = None;
         for (m, _) in picker {
             if !in_check {
