@@ -23,7 +23,7 @@ export default defineConfig({
       },
     },
   },
-  test: { include: ['src/**/*.test.ts'] },
+  test: { include: ['src/**/*.test.ts'], setupFiles: ['src/rules/test-setup.ts'] },
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:18080', ws: true },

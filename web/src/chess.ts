@@ -1,39 +1,31 @@
-// The position on the client, for hints only: legal-move destinations, SAN in the user's
+// The position on the client (the rules core in WebAssembly, web/src/rules), for hints only: legal-move destinations, SAN in the user's
 // letters, typed moves, and which draw claims would be valid. The server stays the authority.
 
-import { Chess, normalizeMove, castlingSide } from 'chessops/chess';
-import { parseFen, makeFen, makeBoardFen, INITIAL_FEN } from 'chessops/fen';
-import { makeSan } from 'chessops/san';
-import { parseUci, makeUci, makeSquare, squareFile, squareRank } from 'chessops/util';
-import { chessgroundDests } from 'chessops/compat';
-import type { Move, NormalMove, Role, Square, Color } from 'chessops/types';
+import { Chess, INITIAL_FEN, makeSquare, makeUci, parseUci, squareFile, squareRank, type Move, type NormalMove, type Role, type Square, type Color } from './rules/position';
 import { PIECE_LETTERS, type Lang } from './i18n';
 
-export type { Move, NormalMove, Role, Color };
+export type { Move, NormalMove, Role, Color, Square };
 
+/** A position from a FEN, or null if the rules core does not accept it. */
 export function positionFromFen(fen: string): Chess | null {
-  const setup = parseFen(fen);
-  if (setup.isErr) return null;
-  const pos = Chess.fromSetup(setup.value);
-  return pos.isOk ? pos.value : null;
+  const r = Chess.fromFen(fen);
+  return 'pos' in r ? r.pos : null;
+}
+
+/** A position from a FEN, or the rules core's reason why not (the field or the fault). */
+export function readFen(fen: string, chess960 = true): { pos: Chess } | { error: string } {
+  return Chess.fromFen(fen, chess960);
 }
 
 /** The key of a position for repetition (Art. 9.2.3): same player to move, same pieces on the
  * same squares, same castling rights, and en passant only if it can really be played. */
 export function repetitionKey(pos: Chess): string {
-  const setup = pos.toSetup();
-  let ep = '-';
-  if (pos.epSquare !== undefined) {
-    const ctx = pos.ctx();
-    for (const from of pos.board.pieces(pos.turn, 'pawn')) {
-      if (pos.dests(from, ctx).has(pos.epSquare)) {
-        ep = makeSquare(pos.epSquare);
-        break;
-      }
-    }
-  }
-  const castling = makeFen(setup).split(' ')[2];
-  return `${makeBoardFen(pos.board)} ${pos.turn} ${castling} ${ep}`;
+  return pos.repetitionKey;
+}
+
+/** `makeFen(pos.toSetup())`: the position's FEN (kept from the chessops days). */
+export function makeFen(setup: { fen: string }): string {
+  return setup.fen;
 }
 
 /** The game replayed on the client. */
@@ -58,22 +50,32 @@ export function replay(initialFen: string | null | undefined, ucis: string[], se
   let pos = start;
   for (const u of ucis) {
     const raw = parseUci(u);
-    if (!raw) return fallback();
-    const m = normalizeMove(pos, raw);
-    if (!pos.isLegal(m)) return fallback();
-    sans.push(makeSan(pos, m));
+    const legal = raw && pos.find(raw);
+    if (!legal) return fallback();
+    sans.push(legal.san);
     pos = pos.clone();
-    pos.play(m);
-    positions.push(pos.clone());
+    pos.play(legal.move);
+    positions.push(pos);
   }
   const boardOf = (f: string) => f.split(' ')[0];
-  if (boardOf(makeFen(pos.toSetup())) !== boardOf(serverFen)) return fallback();
+  if (boardOf(pos.fen) !== boardOf(serverFen)) return fallback();
   return { positions, sans, complete: true };
 }
 
-/** Legal destinations in chessground's form; with chess960 castling is king-takes-rook only. */
+/** Legal destinations in chessground's form. Castling is king-takes-rook; in standard chess
+ * the king's two-square destination is given as well (chessground accepts either). */
 export function dests(pos: Chess, chess960: boolean): Map<string, string[]> {
-  return chessgroundDests(pos, { chess960 }) as Map<string, string[]>;
+  const out = new Map<string, string[]>();
+  const add = (from: string, to: string) => {
+    const list = out.get(from);
+    if (!list) out.set(from, [to]);
+    else if (!list.includes(to)) list.push(to);
+  };
+  for (const x of pos.legalMoves()) {
+    add(x.uci.slice(0, 2), x.uci.slice(2, 4));
+    if (!chess960 && x.uciStandard) add(x.uciStandard.slice(0, 2), x.uciStandard.slice(2, 4));
+  }
+  return out;
 }
 
 export function isPromotion(pos: Chess, from: string, to: string): boolean {
@@ -94,23 +96,19 @@ export function parseSquareName(s: string): Square | undefined {
 /** UCI for the server. Castling is sent as the king's two-square move in standard chess and
  * as king-takes-rook in Chess960, the two encodings the rules crate reads. */
 export function moveToUci(pos: Chess, m: NormalMove, chess960: boolean): string {
-  const side = castlingSide(pos, m);
-  if (side && !chess960) {
-    const rank = pos.turn === 'white' ? '1' : '8';
-    return `e${rank}${side === 'h' ? 'g' : 'c'}${rank}`;
-  }
-  return makeUci(m);
+  const legal = pos.find(m);
+  if (!legal) return makeUci(m);
+  return !chess960 && legal.uciStandard ? legal.uciStandard : legal.uci;
 }
 
+/** The legal move a UCI string stands for (either castling form), or null. */
 export function uciToMove(pos: Chess, uci: string): NormalMove | null {
   const raw = parseUci(uci);
-  if (!raw || !('from' in raw)) return null;
-  const m = normalizeMove(pos, raw) as NormalMove;
-  return pos.isLegal(m) ? m : null;
+  return (raw && pos.find(raw)?.move) ?? null;
 }
 
 export function sanOf(pos: Chess, m: Move): string {
-  return makeSan(pos, m);
+  return pos.san(m);
 }
 
 const FIGURINES_WHITE = ['♔', '♕', '♖', '♗', '♘'];
@@ -145,21 +143,7 @@ export function parseTyped(pos: Chess, text: string, lang: Lang): Typed {
   const u = /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(input) ? uciToMove(pos, input) : null;
   if (u) return { ok: u };
   const fig = input.replace(/[♔♚]/g, 'K').replace(/[♕♛]/g, 'Q').replace(/[♖♜]/g, 'R').replace(/[♗♝]/g, 'B').replace(/[♘♞]/g, 'N');
-  const legal: { move: NormalMove; key: string; san: string }[] = [];
-  const ctx = pos.ctx();
-  for (const [from, to] of pos.allDests(ctx)) {
-    for (const dest of to) {
-      const base: NormalMove = { from, to: dest };
-      const isPromo = pos.board.get(from)?.role === 'pawn' && (squareRank(dest) === 0 || squareRank(dest) === 7);
-      const variants: NormalMove[] = isPromo
-        ? (['queen', 'rook', 'bishop', 'knight'] as Role[]).map((promotion) => ({ ...base, promotion }))
-        : [base];
-      for (const m of variants) {
-        const san = makeSan(pos, m);
-        legal.push({ move: m, key: squash(san), san });
-      }
-    }
-  }
+  const legal = pos.legalMoves().map((x) => ({ move: x.move, key: squash(x.san), san: x.san }));
   const order: (Lang | 'de')[] = [lang, 'en', 'cs', 'de'];
   const tried = new Set<string>();
   for (const l of order) {
@@ -222,18 +206,15 @@ export function claims(r: Replay): ClaimInfo {
   if (pos.isEnd()) return info;
   if ((counts.get(repetitionKey(pos)) ?? 0) >= 3) info.now.push('threefold');
   if (pos.halfmoves >= 100) info.now.push('fifty');
-  const ctx = pos.ctx();
-  for (const [from, to] of pos.allDests(ctx)) {
-    for (const dest of to) {
-      const isPromo = pos.board.get(from)?.role === 'pawn' && (squareRank(dest) === 0 || squareRank(dest) === 7);
-      const m: NormalMove = isPromo ? { from, to: dest, promotion: 'queen' } : { from, to: dest };
-      const after = pos.clone();
-      after.play(m);
-      if (after.isCheckmate()) continue; // Art. 5.1.1 ends the game; nothing to claim
-      const seen = (counts.get(repetitionKey(after)) ?? 0) + 1;
-      if (seen >= 3) info.withMove.push({ move: m, san: makeSan(pos, m), why: 'threefold' });
-      else if (after.halfmoves >= 100) info.withMove.push({ move: m, san: makeSan(pos, m), why: 'fifty' });
-    }
+  for (const x of pos.legalMoves()) {
+    // One entry per move: a promotion is offered as a queen.
+    if (x.move.promotion && x.move.promotion !== 'queen') continue;
+    const after = pos.clone();
+    after.play(x.move);
+    if (after.isCheckmate()) continue; // Art. 5.1.1 ends the game; nothing to claim
+    const seen = (counts.get(repetitionKey(after)) ?? 0) + 1;
+    if (seen >= 3) info.withMove.push({ move: x.move, san: x.san, why: 'threefold' });
+    else if (after.halfmoves >= 100) info.withMove.push({ move: x.move, san: x.san, why: 'fifty' });
   }
   return info;
 }
@@ -287,7 +268,8 @@ export function squareWords(sq: Square, appendixD: boolean): string {
 export function moveWords(before: Chess, m: NormalMove, words: Words, appendixD: boolean): string {
   const w = appendixD ? APPENDIX_D.words : words;
   const piece = before.board.get(m.from);
-  const side = castlingSide(before, m);
+  const san = before.find(m)?.san ?? '';
+  const side = san.startsWith('O-O-O') ? 'a' : san.startsWith('O-O') ? 'h' : undefined;
   const after = before.clone();
   after.play(m);
   const parts: string[] = [];
@@ -318,4 +300,4 @@ export function positionWords(pos: Chess, words: Words, appendixD: boolean): { w
   return { white: side('white'), black: side('black') };
 }
 
-export { makeSquare, makeFen, INITIAL_FEN, Chess };
+export { makeSquare, makeUci, INITIAL_FEN, Chess };

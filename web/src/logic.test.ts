@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeUci } from 'chessops/util';
-import { positionFromFen, parseTyped, translateSan, replay, claims, moveWords, APPENDIX_D, INITIAL_FEN } from './chess';
+import { positionFromFen, makeUci, parseTyped, translateSan, replay, claims, moveWords, APPENDIX_D, INITIAL_FEN } from './chess';
 import { verdict, verdictText, classifyTermination, errorText } from './i18n';
 import { build, formatClock, simpleDelayMs, duration } from './timecontrol';
 

@@ -22,6 +22,7 @@ import { keepWatchFor } from './tournament-watch';
 import { header } from './header';
 import { liveRegion } from './feedback';
 import { loadSession, onSessionChange } from './session';
+import { initRules } from './rules/wasm';
 
 const app = document.getElementById('app')!;
 let cleanup: (() => void) | null = null;
@@ -72,7 +73,8 @@ function render(): void {
 setLang(detectLang());
 setRouteHandler(render);
 // Who is logged in decides the header and the lobby: ask first (a local request), then draw.
-void loadSession().finally(() => {
+// The rules core (WebAssembly, ~160 kB gzipped) loads meanwhile: every board needs it.
+void Promise.allSettled([loadSession(), initRules()]).finally(() => {
   onSessionChange(render);
   render();
 });

@@ -40,6 +40,9 @@ export interface EngineReport {
   nps: number;
   /** True once the search has stopped by itself (max depth reached, or no legal move). */
   done: boolean;
+  /** Why the position could not be analysed (a bad FEN, as the rules core names it); then
+   * `done` and no lines. */
+  error?: string;
 }
 
 /** The engine as the page sees it: one position at a time; a new `analyse` replaces the old one. */
