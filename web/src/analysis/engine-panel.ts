@@ -3,11 +3,12 @@
 // until the user turns it on, as on lichess; the choice and the number of lines are remembered.
 
 import { h } from '../dom';
-import { digits, fmt } from '../i18n';
+import { digits, fmt, lang } from '../i18n';
 import type { BrowserEngineApi, EngineReport } from '../engine/types';
 import { at } from './i18n';
 import { scoreText, type Score } from './score';
 import { startEngine } from './engine-source';
+import { sanInLang } from './position';
 
 const ON_KEY = 'arbiter.analysis.engine';
 const LINES_KEY = 'arbiter.analysis.lines';
@@ -168,7 +169,7 @@ export class EnginePanel {
           'span',
           { class: 'an-pv-moves', dir: 'ltr' },
           line.san.slice(0, SHOWN_MOVES).map((san, i) =>
-            h('button', { type: 'button', class: 'an-pv-move', 'data-testid': 'engine-move', onclick: () => this.onPlay(line.pv.slice(0, i + 1)) }, san),
+            h('button', { type: 'button', class: 'an-pv-move', 'data-testid': 'engine-move', onclick: () => this.onPlay(line.pv.slice(0, i + 1)) }, sanInLang(san, lang())),
           ),
         ),
       ),

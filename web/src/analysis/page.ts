@@ -104,7 +104,7 @@ function freeStart(params: URLSearchParams): Start {
   const base: Start = { fen: INITIAL_FEN, chess960, moves: [], game: null, tags: {}, fenError: null, orientation: 'white' };
   const fen = params.get('fen');
   if (fen) {
-    const r = readFen(fen);
+    const r = readFen(fen, chess960);
     if ('error' in r) return { ...base, fenError: r.error, fen: chess960 ? chess960Fen(518) : INITIAL_FEN };
     return { ...base, fen: fenOf(r.pos) };
   }
@@ -151,7 +151,7 @@ function mount(root: HTMLElement, start: Start): () => void {
   let gameLine: Path = [];
   {
     let pos: Pos | null = (() => {
-      const r = readFen(start.fen);
+      const r = readFen(start.fen, chess960);
       return 'pos' in r ? r.pos : null;
     })();
     for (const uci of start.moves) {
@@ -246,7 +246,7 @@ function mount(root: HTMLElement, start: Start): () => void {
   }
 
   function currentPos(): Pos | null {
-    const r = readFen(currentNode().fen);
+    const r = readFen(currentNode().fen, chess960);
     return 'pos' in r ? r.pos : null;
   }
 
@@ -401,7 +401,9 @@ function mount(root: HTMLElement, start: Start): () => void {
       } else list.scrollTop = 0;
     }
     fenField.value = node.fen;
-    const result = game && isMainline(tree, mainlineFrom(tree, [])) ? (start.tags.Result ?? game.result ?? '*') : '*';
+    // The game's result stands while the main line is the game's moves.
+    const main = mainlineFrom(tree, []);
+    const result = game && main.length === gameLine.length && main.every((u, i) => gameLine[i] === u) ? (start.tags.Result ?? game.result ?? '*') : '*';
     pgnField.value = writePgn(tree, { ...start.tags, Result: result }, chess960);
     if (moved) enginePanel.setPosition({ fen: node.fen, chess960, over: dests.size === 0 });
     drawComment();
@@ -485,10 +487,10 @@ function mount(root: HTMLElement, start: Start): () => void {
   const controls = h(
     'div',
     { class: 'an-controls', dir: 'ltr' },
-    navButton('⏮', 'Home', 'nav-first', first),
+    navButton('|◀', 'Home', 'nav-first', first),
     navButton('◀', '←', 'nav-prev', prev),
     navButton('▶', '→', 'nav-next', next),
-    navButton('⏭', 'End', 'nav-last', lastMove),
+    navButton('▶|', 'End', 'nav-last', lastMove),
     h('button', {
       type: 'button',
       title: d.flipBoard,
@@ -546,7 +548,7 @@ function mount(root: HTMLElement, start: Start): () => void {
   const fenError = h('p', { class: 'an-note error', role: 'alert', 'data-testid': 'fen-error', hidden: !start.fenError }, start.fenError ? fmt(d.badFen, { error: start.fenError }) : '');
   const loadFen = (e: Event) => {
     e.preventDefault();
-    const r = readFen(fenInput.value);
+    const r = readFen(fenInput.value, chess960);
     if ('error' in r) {
       fenError.textContent = fmt(d.badFen, { error: r.error });
       fenError.hidden = false;

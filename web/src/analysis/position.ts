@@ -1,7 +1,7 @@
 // The analysis board's only door to the rules: every chess question it asks goes through
 // `../chess` here, so that a change of the rules' implementation underneath touches one file.
 
-import { positionFromFen, dests as chessDests, isPromotion, parseSquareName, moveToUci, uciToMove, sanOf, translateSan, makeFen, INITIAL_FEN, type Chess, type Role } from '../chess';
+import { positionFromFen, dests as chessDests, isPromotion, parseSquareName, moveToUci, uciToMove, sanOf, translateSan, makeFen, INITIAL_FEN, Chess, type Role } from '../chess';
 import type { Lang } from '../i18n';
 
 /** A position as the rules core holds it (opaque to the rest of the board). */
@@ -11,13 +11,18 @@ export type Color = 'white' | 'black';
 export type { Role };
 
 export { INITIAL_FEN };
+export { chess960Fen } from './chess960';
 
 /** Reads a FEN; the error names what is wrong as the rules core reports it. */
-export function readFen(fen: string): { pos: Pos } | { error: string } {
+export function readFen(fen: string, chess960 = false): { pos: Pos } | { error: string } {
   const text = fen.trim().replace(/\s+/g, ' ');
   if (!text) return { error: 'empty FEN' };
   const fields = text.split(' ');
   if (fields.length < 4) return { error: `expected at least 4 fields, found ${fields.length}` };
+  // The rules core's reader names the field or the fault (`field 2: expected 'w' or 'b' …`);
+  // asked for when chess.ts offers it, else only whether the FEN is a legal position.
+  const withReason = (Chess as unknown as { fromFen?: (fen: string, chess960?: boolean) => { pos: Pos } | { error: string } }).fromFen;
+  if (typeof withReason === 'function') return withReason.call(Chess, text, chess960);
   const pos = positionFromFen(text);
   return pos ? { pos } : { error: 'not a legal position' };
 }
@@ -69,7 +74,7 @@ export function playUci(pos: Pos, uci: string, chess960: boolean): { pos: Pos; s
 
 /** The SAN of a line of UCI moves from `fen`, as far as the moves are legal. */
 export function sanLine(fen: string, ucis: string[], chess960: boolean): string[] {
-  const r = readFen(fen);
+  const r = readFen(fen, chess960);
   if (!('pos' in r)) return [];
   let pos = r.pos;
   const out: string[] = [];
@@ -86,37 +91,6 @@ export function sanLine(fen: string, ucis: string[], chess960: boolean): string[
  * as e1g1 highlights e1 and g1, as king-takes-rook the king's and the rook's squares. */
 export function moveSquares(uci: string): [string, string] | undefined {
   return /^[a-h][1-8][a-h][1-8]/.test(uci) ? [uci.slice(0, 2), uci.slice(2, 4)] : undefined;
-}
-
-const PIECES_960 = ['N', 'B', 'Q'];
-
-/** The Chess960 starting position number `n` (0–959), Scharnagl's numbering (518 is the
- * standard position), as X-FEN (KQkq: the outermost rooks, Guideline II). */
-export function chess960Fen(n: number): string {
-  const rank: (string | null)[] = Array(8).fill(null);
-  let k = n;
-  // Light-squared bishop (files b, d, f, h), then the dark-squared one (a, c, e, g).
-  rank[(k % 4) * 2 + 1] = 'B';
-  k = Math.floor(k / 4);
-  rank[(k % 4) * 2] = 'B';
-  k = Math.floor(k / 4);
-  const free = () => rank.map((p, i) => (p === null ? i : -1)).filter((i) => i >= 0);
-  rank[free()[k % 6]] = PIECES_960[2];
-  k = Math.floor(k / 6);
-  // The two knights among the five squares left, in the KRN table's order.
-  const knightPairs = [
-    [0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4],
-  ];
-  const [a, b] = knightPairs[k];
-  const f5 = free();
-  rank[f5[a]] = 'N';
-  rank[f5[b]] = 'N';
-  const [r1, kk, r2] = free();
-  rank[r1] = 'R';
-  rank[kk] = 'K';
-  rank[r2] = 'R';
-  const white = rank.join('');
-  return `${white.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${white} w KQkq - 0 1`;
 }
 
 /** English SAN in the letters of the user's language (Appendix C.3). */

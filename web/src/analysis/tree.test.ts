@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newTree, addMove, addLine, nodeAt, promote, deleteAt, mainlineFrom, isMainline, siblingPath, validPath, toJson, fromJson, type TreeNode } from './tree';
 import { writePgn, movetextTokens, wrap, plyOfFen, moveNumber, INITIAL_FEN_STANDARD } from './pgn';
 import { scoreText, winningChance } from './score';
+import { chess960Fen } from './chess960';
 
 // FENs are only carried by the tree; tests give each node a distinct placeholder.
 const m = (uci: string, san: string) => ({ uci, san, fen: `after ${uci}` });
@@ -132,5 +133,22 @@ describe('scores', () => {
     expect(winningChance({ cp: 300 })).toBeCloseTo(Math.tanh(0.00368208 * 150), 12); // 2/(1+e^-x)-1 = tanh(x/2)
     expect(winningChance({ mate: 1 })).toBe(1);
     expect(winningChance({ mate: -4 })).toBe(-1);
+  });
+});
+
+describe('Chess960 start positions', () => {
+  it('numbers the 960 positions as Scharnagl does', () => {
+    expect(chess960Fen(518)).toBe('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    expect(chess960Fen(0).split('/')[7].split(' ')[0]).toBe('BBQNNRKR');
+    expect(chess960Fen(959).split('/')[7].split(' ')[0]).toBe('RKRNNQBB');
+    const all = new Set(Array.from({ length: 960 }, (_, n) => chess960Fen(n)));
+    expect(all.size).toBe(960);
+    for (const fen of all) {
+      const rank = fen.split('/')[7].split(' ')[0];
+      const [r1, k, r2] = [rank.indexOf('R'), rank.indexOf('K'), rank.lastIndexOf('R')];
+      // The king between the rooks; bishops on squares of both colours.
+      expect(r1 < k && k < r2).toBe(true);
+      expect((rank.indexOf('B') + rank.lastIndexOf('B')) % 2).toBe(1);
+    }
   });
 });
