@@ -188,8 +188,7 @@ function mount(root: HTMLElement, start: Start): () => void {
   const boardEl = h('div', { class: 'an-cg', 'data-testid': 'board' });
   const promoEl = h('div', { class: 'promo', hidden: true });
   const barFill = h('div', { class: 'an-bar-white' });
-  const barText = h('span', { class: 'an-bar-text', dir: 'ltr', 'data-testid': 'eval-bar-text' });
-  const evalBar = h('div', { class: 'an-bar', 'aria-hidden': 'true', 'data-testid': 'eval-bar' }, barFill, barText);
+  const evalBar = h('div', { class: 'an-bar', 'aria-hidden': 'true', 'data-testid': 'eval-bar' }, barFill);
   const movesBox = h('div', { class: 'an-moves-box' });
   const commentEl = h('p', { class: 'an-comment', 'data-testid': 'an-comment', 'aria-live': 'polite' });
   const openingEl = h('p', { class: 'an-opening', 'data-testid': 'an-opening' });
@@ -222,7 +221,9 @@ function mount(root: HTMLElement, start: Start): () => void {
       drawShapes();
     },
   );
-  const computer = game
+  // A running game (watched by a spectator) has no computer analysis yet.
+  const computer =
+    game && (!RUNNING.has(String(game.status)) || game.imported)
     ? new ComputerPanel(game.id, String(game.status) === 'finished' || Boolean(game.imported), (a) => {
         analysis = a;
         update(false);
@@ -324,7 +325,8 @@ function mount(root: HTMLElement, start: Start): () => void {
     // White's part is at White's side of the board.
     barFill.style.height = `${(share * 100).toFixed(1)}%`;
     evalBar.classList.toggle('flipped', orientation === 'black');
-    barText.textContent = score ? scoreText(score) : '';
+    // Too narrow for text: the figure is a tooltip (and in the engine panel or the graph).
+    evalBar.title = score ? scoreText(score) : '';
   }
 
   function drawGraph(): void {

@@ -1,7 +1,7 @@
 // The analysis board's only door to the rules: every chess question it asks goes through
 // `../chess` here, so that a change of the rules' implementation underneath touches one file.
 
-import { positionFromFen, dests as chessDests, isPromotion, parseSquareName, moveToUci, uciToMove, sanOf, translateSan, makeFen, INITIAL_FEN, Chess, type Role } from '../chess';
+import { readFen as readFenChecked, dests as chessDests, isPromotion, parseSquareName, moveToUci, uciToMove, sanOf, translateSan, makeFen, INITIAL_FEN, type Chess, type Role } from '../chess';
 import type { Lang } from '../i18n';
 
 /** A position as the rules core holds it (opaque to the rest of the board). */
@@ -17,14 +17,8 @@ export { chess960Fen } from './chess960';
 export function readFen(fen: string, chess960 = false): { pos: Pos } | { error: string } {
   const text = fen.trim().replace(/\s+/g, ' ');
   if (!text) return { error: 'empty FEN' };
-  const fields = text.split(' ');
-  if (fields.length < 4) return { error: `expected at least 4 fields, found ${fields.length}` };
-  // The rules core's reader names the field or the fault (`field 2: expected 'w' or 'b' …`);
-  // asked for when chess.ts offers it, else only whether the FEN is a legal position.
-  const withReason = (Chess as unknown as { fromFen?: (fen: string, chess960?: boolean) => { pos: Pos } | { error: string } }).fromFen;
-  if (typeof withReason === 'function') return withReason.call(Chess, text, chess960);
-  const pos = positionFromFen(text);
-  return pos ? { pos } : { error: 'not a legal position' };
+  // The rules core's reader names the field or the fault (`field 2: expected 'w' or 'b' …`).
+  return readFenChecked(text, chess960);
 }
 
 /** The position's FEN as the rules core writes it. */
