@@ -50,7 +50,10 @@ export function renderGraph(points: GraphPoint[], plies: number, current: number
     'aria-label': label,
     'data-testid': 'eval-graph',
   }) as SVGSVGElement;
-  const sorted = [...points].sort((a, b) => a.ply - b.ply);
+  // A mated position (mate 0) belongs to the side that mated: the sign of the point before.
+  const sorted = [...points]
+    .sort((a, b) => a.ply - b.ply)
+    .map((p, i, all) => ('mate' in p.score && p.score.mate === 0 ? { ...p, score: { mate: i > 0 && winningChance(all[i - 1].score) < 0 ? -1 : 1 } } : p));
   const mid = GRAPH_HEIGHT / 2;
   if (sorted.length) {
     const line = sorted.map((p) => `${xOfPly(p.ply, plies).toFixed(1)},${yOfScore(p.score).toFixed(1)}`);
