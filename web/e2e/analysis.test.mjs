@@ -273,3 +273,29 @@ test('the computer analysis as the API contract gives it: progress, graph, marks
   await shot(page, 'analysis-contract');
   await ctx.close();
 });
+
+test('a running game: spectators get the analysis board, its players do not', async () => {
+  const white = await call('POST', '/api/games', { time_control: '10+5', variant: 'standard', color: 'white' });
+  const black = await call('POST', `/api/games/${white.id}/join`, {});
+  await call('POST', `/api/games/${white.id}/move`, { move: 'e2e4' }, white.token);
+  await call('POST', `/api/games/${white.id}/move`, { move: 'e7e5' }, black.token);
+
+  const player = await person(env.browser);
+  await player.page.goto(`${env.server.base}/`);
+  // The seat token kept in this browser, as the game page keeps it.
+  await player.page.evaluate(([id, token]) => localStorage.setItem(`arbiter.seat.${id}`, JSON.stringify({ seat: 'white', token })), [white.id, white.token]);
+  await player.page.goto(`${env.server.base}/game/${white.id}`);
+  await player.page.locator('[data-testid=resign]').waitFor();
+  assert.equal(await player.page.locator('[data-testid=analysis-board]').count(), 0);
+  await player.page.goto(`${env.server.base}/game/${white.id}/analysis`);
+  await player.page.locator('[data-testid=analysis-closed]').waitFor();
+  assert.equal(await player.page.locator('[data-testid=board]').count(), 0);
+
+  const spectator = await person(env.browser);
+  await spectator.page.goto(`${env.server.base}/game/${white.id}`);
+  await spectator.page.locator('[data-testid=analysis-board]').click();
+  await waitFor(async () => (await shownMoves(spectator.page)).join(' ') === 'e4 e5', 'the moves so far');
+  assert.equal(await spectator.page.locator('[data-testid=computer-panel]').count(), 0);
+  await player.ctx.close();
+  await spectator.ctx.close();
+});
