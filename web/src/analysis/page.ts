@@ -636,7 +636,8 @@ function gameHead(g: GameState, start: Start): HTMLElement {
     const p = g.players?.[c];
     if (p?.name) return p.name;
     if (g.computer?.seat === c) return g.computer.name ?? g.computer.engine ?? `Computer ${g.computer.level ?? ''}`.trim();
-    const tag = start.tags[c === 'white' ? 'White' : 'Black'];
+    // An imported game's names are its PGN tags; anonymous players here are their colour.
+    const tag = g.imported ? start.tags[c === 'white' ? 'White' : 'Black'] : undefined;
     return tag && tag !== '?' ? tag : colorName(c);
   };
   const result = g.result ?? start.tags.Result ?? '*';
@@ -651,6 +652,6 @@ function gameHead(g: GameState, start: Start): HTMLElement {
       h('span', { class: 'an-result', dir: 'ltr', 'data-testid': 'an-result' }, digits(result === '*' ? '*' : result)),
       h('span', { class: 'an-player', dir: 'auto' }, `● ${name('black')}`),
     ),
-    spaLink(h('a', { class: 'button small', href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'back-to-game' }, `← ${d.backToGame}`)),
+    spaLink(h('a', { class: 'button small', href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'back-to-game' }, `${lang() === 'fa' ? '→' : '←'} ${d.backToGame}`)),
   );
 }
