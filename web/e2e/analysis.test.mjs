@@ -299,3 +299,30 @@ test('a running game: spectators get the analysis board, its players do not', as
   await player.ctx.close();
   await spectator.ctx.close();
 });
+
+test('the opening of the deepest named position, and the tree kept across a reload', async () => {
+  const { ctx, page } = await person(env.browser);
+  // The openings endpoint's answers as its contract gives them: a name for two positions only.
+  const names = new Map([
+    ['rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -', { eco: 'B00', name: "King's Pawn Game" }],
+    ['rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq -', { eco: 'C23', name: "Bishop's Opening" }],
+  ]);
+  await page.route('**/api/openings?*', (route) => {
+    const fen = new URL(route.request().url()).searchParams.get('fen').split(' ').slice(0, 4).join(' ');
+    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(names.get(fen) ?? null) });
+  });
+  await page.goto(`${env.server.base}/analysis`);
+  for (const m of ['e2e4', 'e7e5', 'f1c4', 'g8f6']) {
+    const before = await fenShown(page);
+    await clickMove(page, m);
+    await waitFor(async () => (await fenShown(page)) !== before, m);
+  }
+  // After 2... Nf6 no name of its own: the deepest named position on the way.
+  await waitFor(async () => (await page.locator('[data-testid=an-opening]').textContent()) === "C23 Bishop's Opening", 'the opening');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await waitFor(async () => (await page.locator('[data-testid=an-opening]').textContent()) === "B00 King's Pawn Game", 'after 1. e4');
+  await page.reload();
+  await waitFor(async () => (await shownMoves(page)).join(' ') === 'e4 e5 Bc4 Nf6', 'the tree after a reload');
+  await ctx.close();
+});
