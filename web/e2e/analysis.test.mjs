@@ -326,3 +326,22 @@ test('the opening of the deepest named position, and the tree kept across a relo
   await waitFor(async () => (await shownMoves(page)).join(' ') === 'e4 e5 Bc4 Nf6', 'the tree after a reload');
   await ctx.close();
 });
+
+test('a promotion chosen on the board, and a Chess960 start by number', async () => {
+  const { ctx, page } = await person(env.browser);
+  await page.goto(`${env.server.base}/analysis?fen=${encodeURIComponent('8/P7/8/8/8/8/k7/4K3 w - - 0 1')}`);
+  await page.locator('[data-testid=board]').waitFor();
+  await clickMove(page, 'a7a8');
+  await page.locator('.promo [data-role=knight]').click();
+  // python-chess: 1. a8=N from that position.
+  await waitFor(async () => (await fenShown(page)) === 'N7/8/8/8/8/8/k7/4K3 b - - 0 1', 'the knight on a8');
+  assert.equal((await page.locator('.an-move.active .an-san').textContent()).trim(), 'a8=N');
+
+  await page.goto(`${env.server.base}/analysis?variant=chess960&position=0`);
+  await page.locator('[data-testid=board]').waitFor();
+  assert.match(await fenShown(page), /^bbqnnrkr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/BBQNNRKR w /);
+  const pgn = await page.locator('[data-testid=an-pgn]').inputValue();
+  assert.match(pgn, /\[Variant "Chess960"\]/);
+  assert.match(pgn, /\[FEN "bbqnnrkr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/BBQNNRKR w /);
+  await ctx.close();
+});
