@@ -24,6 +24,7 @@ pub mod eval;
 pub mod external;
 pub mod movepick;
 pub mod play;
+pub mod review;
 pub mod search;
 pub mod time;
 pub mod timeman;
