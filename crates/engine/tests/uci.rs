@@ -318,10 +318,10 @@ fn uci_multipv_option_prints_each_line_with_its_rank() {
         .iter()
         .any(|l| l == "option name MultiPV type spin default 1 min 1 max 8"));
     for k in 1..=3 {
-        let tag = format!(" depth 4 seldepth ");
+        let tag = " depth 4 seldepth ";
         assert!(
             lines.iter().any(|l| l.starts_with("info")
-                && l.contains(&tag)
+                && l.contains(tag)
                 && l.contains(&format!(" multipv {k} score "))),
             "no depth-4 line ranked {k}"
         );
