@@ -255,6 +255,7 @@ test('the computer analysis as the API contract gives it: progress, graph, marks
   await page.locator('[data-testid=eval-graph]').waitFor();
   assert.equal(await page.locator('[data-testid=eval-mark]').count(), 1);
   assert.equal(await page.locator('[data-testid=eval-mark]').getAttribute('data-ply'), '6');
+  assert.equal(await page.locator('[data-testid=eval-mark] title').textContent(), '3... Nf6?? #1');
   // The blunder in the move list: 3... Nf6 with ??, and the better move named and drawn.
   const blunder = page.locator('.an-move.blunder');
   assert.equal(await blunder.count(), 1);

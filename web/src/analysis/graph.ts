@@ -39,6 +39,8 @@ export interface GraphPoint {
   ply: number;
   score: Score;
   mark: Mark | null;
+  /** Shown on hover over a mark, e.g. "12... Qd7?? −3.10". */
+  label?: string;
 }
 
 /** Draws the graph; `plies` is the game's number of half-moves (the x range). */
@@ -69,6 +71,11 @@ export function renderGraph(points: GraphPoint[], plies: number, current: number
   for (const p of sorted) {
     if (!p.mark) continue;
     const dot = el('circle', { class: `an-dot ${p.mark}`, cx: xOfPly(p.ply, plies), cy: yOfScore(p.score), r: 3.5, 'vector-effect': 'non-scaling-stroke', 'data-ply': p.ply, 'data-testid': 'eval-mark' });
+    if (p.label) {
+      const title = document.createElementNS(SVG, 'title');
+      title.textContent = p.label;
+      dot.appendChild(title);
+    }
     svg.appendChild(dot);
   }
   const toPly = (e: MouseEvent) => {

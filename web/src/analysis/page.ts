@@ -16,7 +16,7 @@ import { seatOf } from '../ratings';
 import { at } from './i18n';
 import { readFen, fenOf, turnOf, inCheck, legalDests, needsPromotion, uciOfSquares, playUci, moveSquares, chess960Fen, sanInLang, INITIAL_FEN, type Pos, type Role, type Color } from './position';
 import { newTree, addMove, nodeAt, nodesOf, validPath, mainlineFrom, promote, deleteAt, siblingPath, isMainline, toJson, fromJson, type TreeNode, type Path } from './tree';
-import { writePgn, plyOfFen, type PgnTags } from './pgn';
+import { writePgn, plyOfFen, moveNumber, type PgnTags } from './pgn';
 import { renderMoveList, pathOfElement, GLYPHS } from './movelist';
 import { EnginePanel } from './engine-panel';
 import { ComputerPanel } from './computer';
@@ -41,6 +41,8 @@ interface Start {
   /** A bad `?fen=`: shown, and the board starts from the initial position instead. */
   fenError: string | null;
   orientation: Color;
+  /** The Chess960 start position's number, when the board started from one. */
+  chess960Number?: number;
 }
 
 const RUNNING = new Set(['waiting', 'playing', 'adjourned']);
@@ -111,7 +113,7 @@ function freeStart(params: URLSearchParams): Start {
   if (chess960) {
     const n = Number(params.get('position'));
     const number = Number.isInteger(n) && n >= 0 && n < 960 && params.get('position') !== null ? n : Math.floor(Math.random() * 960);
-    return { ...base, fen: chess960Fen(number) };
+    return { ...base, fen: chess960Fen(number), chess960Number: number };
   }
   return base;
 }
@@ -334,7 +336,13 @@ function mount(root: HTMLElement, start: Start): () => void {
       graphBox.hidden = true;
       return;
     }
-    const points: GraphPoint[] = analysis.positions.map((p) => ({ ply: p.ply, score: p.eval, mark: analysis!.moves.find((m) => m.ply === p.ply)?.mark ?? null }));
+    const nodes = nodesOf(tree, gameLine);
+    const points: GraphPoint[] = analysis.positions.map((p) => {
+      const move = analysis!.moves.find((m) => m.ply === p.ply);
+      const node = nodes[p.ply];
+      const label = move?.mark && node ? `${moveNumber(node.ply)} ${sanInLang(node.san, lang())}${GLYPHS[move.mark]} ${scoreText(p.eval)}` : undefined;
+      return { ply: p.ply, score: p.eval, mark: move?.mark ?? null, label };
+    });
     let common = 0;
     while (common < path.length && common < gameLine.length && path[common] === gameLine[common]) common++;
     graphBox.hidden = false;
@@ -571,7 +579,7 @@ function mount(root: HTMLElement, start: Start): () => void {
       h('option', { value: 'standard', selected: !chess960 }, d.standard),
       h('option', { value: 'chess960', selected: chess960 }, d.chess960),
     );
-    const number = h('input', { type: 'number', min: 0, max: 959, class: 'an-number', 'data-testid': 'chess960-number', 'aria-label': d.positionNumber, placeholder: '518' });
+    const number = h('input', { type: 'number', min: 0, max: 959, class: 'an-number', 'data-testid': 'chess960-number', 'aria-label': d.positionNumber, placeholder: '518', value: start.chess960Number ?? '' });
     const open960 = (n: number) => navigate(`/analysis?variant=chess960&position=${n}`);
     variant.addEventListener('change', () => (variant.value === 'chess960' ? open960(Math.floor(Math.random() * 960)) : navigate('/analysis')));
     number.addEventListener('change', () => {
