@@ -3,6 +3,7 @@ import { newTree, addMove, addLine, nodeAt, promote, deleteAt, mainlineFrom, isM
 import { writePgn, movetextTokens, wrap, plyOfFen, moveNumber, INITIAL_FEN_STANDARD } from './pgn';
 import { scoreText, winningChance } from './score';
 import { chess960Fen } from './chess960';
+import { xOfPly, yOfScore, plyOfX, GRAPH_WIDTH, GRAPH_HEIGHT } from './graph';
 
 // FENs are only carried by the tree; tests give each node a distinct placeholder.
 const m = (uci: string, san: string) => ({ uci, san, fen: `after ${uci}` });
@@ -150,5 +151,26 @@ describe('Chess960 start positions', () => {
       expect(r1 < k && k < r2).toBe(true);
       expect((rank.indexOf('B') + rank.lastIndexOf('B')) % 2).toBe(1);
     }
+  });
+});
+
+describe('evaluation graph scale', () => {
+  it('spreads the plies over the width and puts White’s advantage up', () => {
+    expect(xOfPly(0, 80)).toBe(0);
+    expect(xOfPly(80, 80)).toBe(GRAPH_WIDTH);
+    expect(xOfPly(40, 80)).toBe(GRAPH_WIDTH / 2);
+    expect(yOfScore({ cp: 0 })).toBe(GRAPH_HEIGHT / 2);
+    expect(yOfScore({ mate: 2 })).toBe(0);
+    expect(yOfScore({ mate: -2 })).toBe(GRAPH_HEIGHT);
+    expect(yOfScore({ cp: 150 })).toBeLessThan(GRAPH_HEIGHT / 2);
+    // Beyond ±10 pawns the curve is flat: a won position is not drawn off the chart.
+    expect(yOfScore({ cp: 5000 })).toBe(yOfScore({ cp: 1000 }));
+  });
+  it('maps a click back to the nearest ply, within the game', () => {
+    expect(plyOfX(0, 7)).toBe(0);
+    expect(plyOfX((GRAPH_WIDTH * 4) / 7, 7)).toBe(4);
+    expect(plyOfX(GRAPH_WIDTH * 2, 7)).toBe(7);
+    expect(plyOfX(-5, 7)).toBe(0);
+    expect(plyOfX(300, 0)).toBe(0);
   });
 });
