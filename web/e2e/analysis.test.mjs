@@ -151,6 +151,15 @@ test('the WebAssembly engine shows its lines on /analysis and follows the moves'
     // Black's replies now: a move of Black's pieces from the position after 1. e4.
     return line && line !== before && /^[+\u2212]?[0-9.#]+\s*([a-h][1-8]|[a-h]x|N[a-h])/.test(line) ? line : null;
   }, 'new lines after e4', 30000);
+  // A click on a line's first move plays it on the board.
+  // (Read and clicked in one step: the lines change as the search deepens.)
+  const reply = await page.evaluate(() => {
+    const b = document.querySelector('[data-testid=engine-move]');
+    const text = b.textContent.trim();
+    b.click();
+    return text;
+  });
+  await waitFor(async () => (await shownMoves(page)).join(' ') === `e4 ${reply}`, 'the engine move played');
   await shot(page, 'analysis-engine');
   // The choice is remembered.
   await page.reload();
