@@ -355,3 +355,21 @@ test('a promotion chosen on the board, and a Chess960 start by number', async ()
   assert.match(pgn, /\[FEN "bbqnnrkr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/BBQNNRKR w /);
   await ctx.close();
 });
+
+test('a refused analysis request shows the server’s reason', async () => {
+  const id = await playedGame(SCHOLAR);
+  const { ctx, page } = await person(env.browser);
+  await page.route(`**/api/games/${id}/analysis`, (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ error: 'analysis_limit', message: 'at most 3 analyses queued per player' }) })
+      : route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"not_found","message":"no analysis"}' }),
+  );
+  await page.goto(`${env.server.base}/`);
+  await page.evaluate(async () => fetch('/api/account', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'cleo', password: 'correct horse battery' }) }));
+  await page.goto(`${env.server.base}/game/${id}/analysis`);
+  await page.locator('[data-testid=request-analysis]').click();
+  await waitFor(async () => (await page.locator('[data-testid=analysis-error]').textContent().catch(() => '')) === 'at most 3 analyses queued per player', 'the limit named');
+  // The button stays: the user may try again later.
+  assert.equal(await page.locator('[data-testid=request-analysis]').isEnabled(), true);
+  await ctx.close();
+});
