@@ -1,7 +1,8 @@
 //! Static evaluation: material and piece-square tables tapered between middlegame and endgame,
 //! mobility, pawn structure (doubled, isolated, connected, passed pawns), king safety (pawn
-//! shield, attacks on the king's zone), bishop pair, rooks on open files, and a few endgame
-//! scalings. Scores are centipawns from the point of view of the side to move.
+//! shield, attacks on the king's zone), threats (pieces attacked by pawns, majors by minors,
+//! queens by rooks, undefended pieces and pawns), bishop pair, rooks on open files, and a few
+//! endgame scalings. Scores are centipawns from the point of view of the side to move.
 
 use arbiter_rules::attacks;
 use arbiter_rules::{Bitboard, Board, Color, File, Position, Role, Square};
@@ -227,7 +228,45 @@ pub fn phase(board: &Board) -> i32 {
     p.min(PHASE_MAX)
 }
 
-fn side_terms(pos: &Position, us: Color) -> (S, i32) {
+/// The squares one side attacks, by kind of attacker.
+#[derive(Clone, Copy, Default)]
+struct Attacks {
+    pawns: Bitboard,
+    minors: Bitboard,
+    rooks: Bitboard,
+    /// Everything, the king included.
+    all: Bitboard,
+}
+
+/// A piece (knight to queen) attacked by a pawn.
+const THREAT_BY_PAWN: S = S(55, 35);
+/// A rook or queen attacked by a knight or bishop.
+const THREAT_BY_MINOR_ON_MAJOR: S = S(40, 45);
+/// A queen attacked by a rook.
+const THREAT_BY_ROOK_ON_QUEEN: S = S(35, 35);
+/// A piece (knight to queen) attacked and not defended.
+const HANGING: S = S(30, 20);
+/// A pawn attacked and not defended.
+const HANGING_PAWN: S = S(4, 14);
+
+/// What `us` gains from attacking `them`'s pieces: pieces attacked by lesser ones and pieces
+/// left undefended. Quiescence search settles the captures of the side to move; these terms
+/// value the threats it cannot settle (the side not to move, and more than one threat).
+fn threats(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks) -> S {
+    let b = pos.board();
+    let them_bb = b.by_color(!us);
+    let pieces = them_bb & !(b.pawns() | b.kings());
+    let majors = them_bb & (b.rooks() | b.queens());
+    let mut s = S(0, 0);
+    s += THREAT_BY_PAWN * (pieces & ours.pawns).count() as i32;
+    s += THREAT_BY_MINOR_ON_MAJOR * (majors & ours.minors).count() as i32;
+    s += THREAT_BY_ROOK_ON_QUEEN * (them_bb & b.queens() & ours.rooks).count() as i32;
+    s += HANGING * (pieces & ours.all & !theirs.all).count() as i32;
+    s += HANGING_PAWN * (them_bb & b.pawns() & ours.all & !theirs.all).count() as i32;
+    s
+}
+
+fn side_terms(pos: &Position, us: Color) -> (S, Attacks) {
     let b = pos.board();
     let them = !us;
     let ours = b.by_color(us);
@@ -290,10 +329,21 @@ fn side_terms(pos: &Position, us: Color) -> (S, i32) {
     let king_zone = attacks::king_attacks(their_king).with(their_king);
     let mut attack_units = 0;
     let mut attackers = 0;
+    let mut att_map = Attacks {
+        pawns: our_pawn_attacks,
+        all: our_pawn_attacks | attacks::king_attacks(our_king),
+        ..Attacks::default()
+    };
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         let (per, base) = MOBILITY[role.index()];
         for sq in b.by_role(role) & ours {
             let att = attacks::attacks(role, us, sq, occ);
+            att_map.all |= att;
+            match role {
+                Role::Knight | Role::Bishop => att_map.minors |= att,
+                Role::Rook => att_map.rooks |= att,
+                _ => {}
+            }
             let n = (att & mobility_area).count() as i32;
             s += per * (n - base);
             let zone_hits = (att & king_zone).count() as i32;
@@ -356,15 +406,16 @@ fn side_terms(pos: &Position, us: Color) -> (S, i32) {
     }
     s.0 += shield;
 
-    (s, attack_units)
+    (s, att_map)
 }
 
 /// The evaluation of `pos` in centipawns, from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
     let b = pos.board();
-    let (w, _) = side_terms(pos, Color::White);
-    let (bl, _) = side_terms(pos, Color::Black);
-    let s = w - bl;
+    let (w, w_att) = side_terms(pos, Color::White);
+    let (bl, b_att) = side_terms(pos, Color::Black);
+    let s = w - bl + threats(pos, Color::White, &w_att, &b_att)
+        - threats(pos, Color::Black, &b_att, &w_att);
     let phase = phase(b);
     let mut score = (s.0 * phase + s.1 * (PHASE_MAX - phase)) / PHASE_MAX;
 
@@ -455,6 +506,14 @@ mod tests {
     fn lone_minor_piece_up_is_scaled_towards_a_draw() {
         let e = eval_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1");
         assert!(e.abs() < 60, "eval {e}");
+    }
+
+    #[test]
+    fn knight_attacked_by_a_pawn_and_undefended_is_a_liability() {
+        // The same material; in the first the g6 pawn attacks the undefended knight on f5.
+        let attacked = eval_fen("6k1/pp6/6p1/5N2/8/8/PP6/6K1 w - - 0 1");
+        let safe = eval_fen("6k1/pp6/7p/5N2/8/8/PP6/6K1 w - - 0 1");
+        assert!(attacked < safe - 30, "{attacked} vs {safe}");
     }
 
     #[test]
