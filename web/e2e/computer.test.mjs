@@ -4,9 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Chess } from 'chessops/chess';
-import { parseFen } from 'chessops/fen';
-import { makeUci } from 'chessops';
+import { legalMoves } from './rules-core.mjs';
 import { useServerAndBrowser, person, clickMove, boardPieces, moveList, waitFor, shot } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -14,16 +12,9 @@ const env = useServerAndBrowser();
 /** A legal move for the side to move of `fen`: the first legal one of `wanted`, else any
  * legal move that is neither a castling nor a promotion (one click each way). */
 function pickMove(fen, wanted) {
-  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
-  const legal = [];
-  for (const [from, tos] of pos.allDests()) {
-    for (const to of tos) {
-      const piece = pos.board.get(from);
-      const promotes = piece.role === 'pawn' && (to >> 3 === 7 || to >> 3 === 0);
-      const castles = piece.role === 'king' && Math.abs((from & 7) - (to & 7)) > 1;
-      if (!promotes && !castles && !(piece.role === 'king' && pos.board.get(to)?.color === piece.color)) legal.push(makeUci({ from, to }));
-    }
-  }
+  const legal = legalMoves(fen)
+    .filter((m) => m.u.length === 4 && !m.s.startsWith('O-O'))
+    .map((m) => m.u);
   return wanted.find((m) => legal.includes(m)) ?? legal[0];
 }
 

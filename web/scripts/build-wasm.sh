@@ -10,7 +10,8 @@ root=$PWD
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 # RUSTFLAGS with --target reach only the wasm code, not build scripts.
-RUSTFLAGS="--remap-path-prefix=$root=/arbiter --remap-path-prefix=$cargo_home=/cargo" \
+# The last matching prefix wins: the target directory (generated sources) may lie inside root.
+RUSTFLAGS="--remap-path-prefix=$root=/arbiter --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$target_dir=/target" \
   cargo build --quiet --locked -p arbiter-wasm --target wasm32-unknown-unknown --release \
   --config 'profile.release.strip=true'
 install -m 644 "$target_dir/wasm32-unknown-unknown/release/arbiter_wasm.wasm" web/src/rules/arbiter.wasm

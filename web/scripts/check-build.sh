@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Rebuilds the web UI and fails if crates/server/assets differs from the committed build
-# (CI runs this so that the embedded UI is always the build of web/src).
+# (CI runs this so that the embedded UI is always the build of web/src). `npm run build` builds
+# the WebAssembly module first (scripts/build-wasm.sh: paths remapped, so its bytes do not depend
+# on the checkout's path; they do depend on the Rust toolchain's version).
 # Usage: bash web/scripts/check-build.sh   (after `npm ci` in web/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
