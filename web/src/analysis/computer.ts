@@ -83,7 +83,8 @@ export class ComputerPanel {
     } else if (a.state === 'failed') {
       parts.push(h('p', { class: 'an-note error' }, fmt(d.failed, { error: a.error ?? '' })));
     } else {
-      parts.push(h('p', { class: 'an-note', 'data-testid': 'analysis-done' }, digits(fmt(d.analysedBy, { engine: a.engine, depth: String(a.depth) }))));
+      const limit = typeof a.depth === 'number' ? fmt(d.depth, { n: String(a.depth) }) : typeof a.nodes === 'number' ? fmt(d.nodesLimit, { n: a.nodes.toLocaleString('en-GB') }) : '';
+      parts.push(h('p', { class: 'an-note', 'data-testid': 'analysis-done' }, digits(fmt(limit ? d.analysedByLimit : d.analysedBy, { engine: a.engine, limit }))));
       if (a.summary) parts.push(this.summary(a));
       parts.push(h('a', { class: 'button small', href: evalsPgnUrl(this.gameId), download: `arbiter-${this.gameId}-analysis.pgn`, 'data-testid': 'evals-pgn' }, `↓ ${d.downloadEvals}`));
     }

@@ -39,7 +39,9 @@ export interface PlayerSummary {
 export interface ComputerAnalysis {
   state: 'queued' | 'running' | 'done' | 'failed';
   engine: string;
-  depth: number | string;
+  /** The search limit of each position: a depth, or a node budget (either may be absent). */
+  depth?: number | null;
+  nodes?: number | null;
   progress: { done: number; total: number };
   queue_position?: number | null;
   error?: string | null;
