@@ -99,5 +99,5 @@ export function renderMoveList(v: MoveListView): HTMLElement {
     node = main;
     path = mainPath;
   }
-  return h('div', { class: 'an-moves', 'data-testid': 'an-moves', role: 'list', 'aria-label': v.label }, cells);
+  return h('div', { class: 'an-moves', 'data-testid': 'an-moves', role: 'group', 'aria-label': v.label }, cells);
 }

@@ -66,21 +66,6 @@ export function playUci(pos: Pos, uci: string, chess960: boolean): { pos: Pos; s
   return { pos: after, san, uci: written };
 }
 
-/** The SAN of a line of UCI moves from `fen`, as far as the moves are legal. */
-export function sanLine(fen: string, ucis: string[], chess960: boolean): string[] {
-  const r = readFen(fen, chess960);
-  if (!('pos' in r)) return [];
-  let pos = r.pos;
-  const out: string[] = [];
-  for (const u of ucis) {
-    const p = playUci(pos, u, chess960);
-    if (!p) break;
-    out.push(p.san);
-    pos = p.pos;
-  }
-  return out;
-}
-
 /** The squares a UCI move touches, for chessground's last-move highlight. Castling written
  * as e1g1 highlights e1 and g1, as king-takes-rook the king's and the rook's squares. */
 export function moveSquares(uci: string): [string, string] | undefined {
