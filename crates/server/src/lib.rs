@@ -47,6 +47,8 @@ pub mod lobby;
 pub mod profiles;
 pub mod ratings;
 pub mod tournaments;
+// Computer analysis of finished games (after games, accounts).
+pub mod analysis;
 
 // The top: the web UI's files, the API document, health and metrics.
 mod assets;
@@ -92,6 +94,8 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Cluster mode (PostgreSQL and NATS); `None`: a single process owns every game.
     pub cluster: Option<cluster::ClusterConfig>,
+    /// Computer analysis: search limit, engine, per-player limits.
+    pub analysis: analysis::AnalysisConfig,
 }
 
 impl Default for Config {
@@ -110,6 +114,7 @@ impl Default for Config {
             sign_ups_per_address: Some(accounts::limits::SIGN_UPS_PER_ADDRESS),
             trusted_proxies: Vec::new(),
             cluster: None,
+            analysis: analysis::AnalysisConfig::default(),
         }
     }
 }
@@ -160,6 +165,8 @@ pub struct AppState {
     pub tournaments: Arc<tournaments::Tournaments>,
     /// The cross-site check's accepted origins.
     pub origins: auth::csrf::Origins,
+    /// Computer analysis (its worker is started by [`start`]).
+    pub analyses: Arc<analysis::Analyses>,
 }
 
 impl AppState {
@@ -183,6 +190,7 @@ impl AppState {
         });
         let public_origins = config.public_origins.clone();
         Self {
+            analyses: analysis::Analyses::new(hub.clone(), config.analysis.clone()),
             lobby: lobby::Lobby::start(hub.clone()),
             tournaments,
             hub,
@@ -209,6 +217,7 @@ part_of_state!(Arc<auth::Auth>, auth);
 part_of_state!(Arc<accounts::Accounts>, accounts);
 part_of_state!(Arc<lobby::Lobby>, lobby);
 part_of_state!(Arc<tournaments::Tournaments>, tournaments);
+part_of_state!(Arc<analysis::Analyses>, analyses);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
@@ -224,6 +233,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(accounts::routes())
         .merge(games::routes())
         .merge(profiles::routes())
+        .merge(analysis::routes())
         .merge(
             // Cluster mode: run on the coordinator (passed on from other nodes).
             lobby::routes().merge(tournaments::routes()).route_layer(
@@ -247,6 +257,10 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .route("/assets/{*path}", get(assets::asset))
         .merge(api)
         .fallback(assets::fallback)
+        // `GET /api/games/{id}/pgn?evals=true` writes the stored analysis in.
+        .layer(axum::Extension(games::handlers::PgnAnnotations(
+            state.analyses.clone(),
+        )))
         .layer(axum::middleware::from_fn_with_state(
             state.origins.clone(),
             auth::csrf::guard,
@@ -363,7 +377,16 @@ pub async fn start(mut config: Config) -> Result<Running, ServerError> {
     );
     let (stop, mut stopped) = watch::channel(false);
     let tournaments = tournaments::Tournaments::new(hub.clone());
+    if let Some(name) = &config.analysis.engine {
+        if hub.engines().external(name).is_none() {
+            return Err(ServerError::Engine {
+                name: name.clone(),
+                reason: "--analysis-engine names no configured --uci-engine".into(),
+            });
+        }
+    }
     let state = AppState::with_tournaments(hub.clone(), tournaments.clone(), &config);
+    state.analyses.spawn_worker();
     let router = app(state, config.max_body_bytes);
     if let Some(cluster) = hub.cluster() {
         coordinated::serve(cluster, router.clone()).await?;

@@ -36,6 +36,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "cluster",
         include_str!("../../migrations/0006_cluster.sql"),
     ),
+    (
+        8,
+        "analysis",
+        include_str!("../../migrations/0008_analysis.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

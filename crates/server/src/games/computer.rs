@@ -360,6 +360,13 @@ impl Engines {
         self.permits
     }
 
+    /// Waits for an engine permit, for engine work other than a computer player's move (the
+    /// queued computer analysis): held while the work runs on a blocking thread, so that all
+    /// engine work together never exceeds [`Engines::permits`]. `None` once closed.
+    pub async fn acquire(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.sem.clone().acquire_owned().await.ok()
+    }
+
     /// The cap on one search.
     pub fn max_think(&self) -> Duration {
         self.max_think

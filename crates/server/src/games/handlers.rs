@@ -2,10 +2,12 @@
 
 use std::sync::Arc;
 
-use axum::extract::{FromRequestParts, Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use axum::Json;
 
 use super::hub::Hub;
@@ -90,12 +92,48 @@ pub async fn get_game(
     Ok(Json(hub.view(&id).await?))
 }
 
-#[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path)),
+/// Writes a domain's annotations into a game's PGN (`?evals=true`: the stored computer
+/// analysis). The application installs it as a request extension ([`PgnAnnotations`]), so that
+/// games need not know the domains above them.
+pub trait PgnAnnotator: Send + Sync {
+    /// The PGN of game `id` with the annotations written in (unchanged when there are none).
+    fn annotate<'a>(
+        &'a self,
+        id: &'a str,
+        pgn: String,
+    ) -> futures_util::future::BoxFuture<'a, ApiResult<String>>;
+}
+
+/// The installed [`PgnAnnotator`] (an axum request extension).
+#[derive(Clone)]
+pub struct PgnAnnotations(pub Arc<dyn PgnAnnotator>);
+
+/// The options of the PGN export.
+#[derive(Debug, Clone, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PgnQuery {
+    /// Add the computer analysis, if there is one: `[%eval]` comments after each move, NAGs
+    /// (`$6`, `$2`, `$4`) and a comment naming the better move for marked moves.
+    pub evals: Option<bool>,
+}
+
+#[utoipa::path(get, path = "/api/games/{id}/pgn", params(("id" = String, Path), PgnQuery),
     responses((status = 200, body = String, content_type = "application/x-chess-pgn"),
-              (status = 404, body = ErrorBody)))]
+              (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 /// The game in PGN.
-pub async fn get_pgn(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> ApiResult<Response> {
-    let pgn = hub.pgn(&id).await?;
+pub async fn get_pgn(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    query: Result<Query<PgnQuery>, QueryRejection>,
+    annotations: Option<Extension<PgnAnnotations>>,
+) -> ApiResult<Response> {
+    let Query(query) = query?;
+    let mut pgn = hub.pgn(&id).await?;
+    if query.evals == Some(true) {
+        if let Some(Extension(a)) = annotations {
+            pgn = a.0.annotate(&id, pgn).await?;
+        }
+    }
     Ok((
         [(
             header::CONTENT_TYPE,
