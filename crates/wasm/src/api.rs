@@ -168,13 +168,27 @@ fn line_json(root: &Position, info: &Info, mode: CastlingMode) -> String {
 /// `{"depth","lines":[{"multipv","depth","score","pv","san"}],"nodes","ms"}`, its lines best
 /// first, scores from White's point of view.
 pub fn search(args: &str, report: &mut dyn FnMut(&str)) -> Result<String, String> {
+    search_with(&mut Engine::with_hash(hash_mb(args)), args, report)
+}
+
+/// The transposition table size asked for by the arguments of [`search`], in MB.
+pub fn hash_mb(args: &str) -> usize {
+    arg(args, 4).parse().unwrap_or(16).clamp(1, 256)
+}
+
+/// [`search`] with an engine kept between searches (its table already allocated: the
+/// browser's worker keeps one, so that a search starts without clearing megabytes first).
+pub fn search_with(
+    engine: &mut Engine,
+    args: &str,
+    report: &mut dyn FnMut(&str),
+) -> Result<String, String> {
     let chess960 = mode(arg(args, 1));
     let pos = read_position(arg(args, 0), chess960)?;
     let depth: u32 = arg(args, 2).parse().unwrap_or(0);
     let lines: usize = arg(args, 3).parse().unwrap_or(1).clamp(1, 5);
-    let hash: usize = arg(args, 4).parse().unwrap_or(16).clamp(1, 256);
     let expected = lines.min(pos.count_legal_moves());
-    let mut engine = Engine::with_hash(hash);
+    engine.set_hash_mb(hash_mb(args));
     engine.set_seed(Some(0));
     let limits = Limits {
         depth: (depth > 0).then_some(depth),

@@ -11,12 +11,15 @@
 //! before the call returns).
 
 use crate::api;
+use arbiter_engine::Engine;
 use std::cell::RefCell;
 use std::time::Duration;
 
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The worker's engine, kept between searches (its table stays allocated).
+    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
 }
 
 #[allow(unsafe_code)] // an `extern` block; the functions' contracts are on the safe wrappers
@@ -126,11 +129,18 @@ pub extern "C" fn arbiter_perft() -> u32 {
     run(api::perft)
 }
 
-/// [`api::search`], reporting through the `report` import.
+/// [`api::search`] with the engine kept from the last search, reporting through the `report`
+/// import.
 #[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn arbiter_search() -> u32 {
-    run_reporting(api::search)
+    run_reporting(|args, report| {
+        ENGINE.with(|e| {
+            let mut e = e.borrow_mut();
+            let engine = e.get_or_insert_with(|| Engine::with_hash(api::hash_mb(args)));
+            api::search_with(engine, args, report)
+        })
+    })
 }
 
 /// [`api::bench`], reporting through the `report` import.

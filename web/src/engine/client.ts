@@ -1,7 +1,8 @@
 // The engine as the page uses it (types.ts): a Web Worker running the WebAssembly engine.
-// A new position replaces the old search at once: a busy worker is ended and a fresh one
-// started from the already compiled module (instantiating it takes milliseconds), so a deep
-// iteration never delays the next position.
+// A new position replaces the old search at once: a busy worker is ended and a spare one,
+// started beforehand from the already compiled module and warmed up, takes the new search, so
+// neither a deep iteration nor a worker's start delays the next position. A new spare is
+// started a moment later, off the critical path.
 
 import { initRules } from '../rules/wasm';
 import type { FromWorker, ToWorker } from './protocol';
@@ -16,8 +17,14 @@ interface Running {
   busy: boolean;
 }
 
+/** How long after a replacement the next spare worker is started (ms): the new search's
+ * first iterations come first. */
+const SPARE_DELAY_MS = 300;
+
 export class BrowserEngine implements BrowserEngineApi {
   private running: Running | null = null;
+  private spare: Running | null = null;
+  private spareTimer: ReturnType<typeof setTimeout> | null = null;
   private searchId = 0;
   private onReport: ((r: EngineReport) => void) | null = null;
   private disposed = false;
@@ -30,7 +37,12 @@ export class BrowserEngine implements BrowserEngineApi {
   analyse(fen: string, options: AnalyseOptions, onReport: (report: EngineReport) => void): void {
     if (this.disposed) return;
     if (this.running?.busy) this.kill();
+    if (!this.running && this.spare) {
+      this.running = this.spare;
+      this.spare = null;
+    }
     const run = this.spawn();
+    this.planSpare();
     const id = ++this.searchId;
     this.onReport = onReport;
     run.busy = true;
@@ -62,7 +74,19 @@ export class BrowserEngine implements BrowserEngineApi {
   dispose(): void {
     this.stop();
     this.kill();
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spare?.worker.terminate();
+    this.spare = null;
     this.disposed = true;
+  }
+
+  /** Starts a spare worker soon, if there is none. */
+  private planSpare(): void {
+    if (this.spare || this.spareTimer) return;
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = null;
+      if (!this.disposed && !this.spare) this.spare = this.newWorker();
+    }, SPARE_DELAY_MS);
   }
 
   private kill(): void {
@@ -71,7 +95,11 @@ export class BrowserEngine implements BrowserEngineApi {
   }
 
   private spawn(): Running {
-    if (this.running) return this.running;
+    if (!this.running) this.running = this.newWorker();
+    return this.running;
+  }
+
+  private newWorker(): Running {
     const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     let resolve!: () => void;
     let reject!: (e: Error) => void;
@@ -86,7 +114,7 @@ export class BrowserEngine implements BrowserEngineApi {
       if (msg.type === 'ready') resolve();
       else if (msg.type === 'failed') reject(new Error(msg.message));
       else if (msg.type === 'report') {
-        if (msg.id !== this.searchId) return;
+        if (msg.id !== this.searchId || this.running !== run) return;
         if (msg.report.done) run.busy = false;
         this.onReport?.(msg.report);
       }
@@ -94,10 +122,9 @@ export class BrowserEngine implements BrowserEngineApi {
     worker.onerror = (e) => reject(new Error(e.message));
     // The page compiled the module at start-up (main.ts); the worker gets it compiled.
     initRules().then(
-      (module) => worker.postMessage({ type: 'init', module } satisfies ToWorker),
+      (module) => worker.postMessage({ type: 'init', module, hashMb: HASH_MB } satisfies ToWorker),
       (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))),
     );
-    this.running = run;
     return run;
   }
 }

@@ -2,7 +2,7 @@
 
 /** Page → worker. */
 export type ToWorker =
-  | { type: 'init'; module: WebAssembly.Module }
+  | { type: 'init'; module: WebAssembly.Module; hashMb: number }
   | { type: 'analyse'; id: number; fen: string; multiPv: number; chess960: boolean; maxDepth?: number; hashMb: number };
 
 /** Worker → page. */

@@ -1,5 +1,5 @@
 // The engine's Web Worker: the rules core and engine WebAssembly module (compiled once by the
-// page and passed in), one search at a time. A search runs to its end inside one call into
+// page and passed in), one search at a time, with one engine kept between searches. A search runs to its end inside one call into
 // the module, reporting each completed iteration through the module's `report` import; the
 // page stops a search by ending this worker (client.ts), which is immediate whatever the
 // depth.
@@ -12,6 +12,8 @@ const scope = self as unknown as {
   postMessage(m: FromWorker): void;
   onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
 };
+
+const WARM_UP_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 interface Iteration {
   depth: number;
@@ -44,7 +46,12 @@ scope.onmessage = (e) => {
   const msg = e.data;
   if (msg.type === 'init') {
     initRules(msg.module).then(
-      () => scope.postMessage({ type: 'ready' }),
+      () => {
+        // A depth-1 search before saying ready: the engine's table is allocated (and the
+        // module's memory grown) now, not when the first position is waiting.
+        callRules('search', [WARM_UP_FEN, 'standard', 1, 1, msg.hashMb]);
+        scope.postMessage({ type: 'ready' });
+      },
       (err: unknown) => scope.postMessage({ type: 'failed', message: String(err) }),
     );
   } else if (msg.type === 'analyse') {
