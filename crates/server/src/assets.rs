@@ -22,12 +22,20 @@ const PLACEHOLDER: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charse
 <a href=\"/api/games\">/api/games</a>, documented by \
 <a href=\"/api/openapi.json\">/api/openapi.json</a>.</p></body></html>\n";
 
+/// The media type of a built file, from its extension. The rules core's `.wasm` must be
+/// `application/wasm`: browsers compile a module while it downloads only with that type.
+fn content_type(path: &str) -> String {
+    mime_guess::from_path(path)
+        .first_or_octet_stream()
+        .as_ref()
+        .to_string()
+}
+
 fn file_response(path: &str, immutable: bool) -> Option<Response> {
     let file = Assets::get(path)?;
-    let mime = mime_guess::from_path(path).first_or_octet_stream();
     let mut resp = Response::new(Body::from(file.data.into_owned()));
     let headers = resp.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(mime.as_ref()) {
+    if let Ok(v) = HeaderValue::from_str(&content_type(path)) {
         headers.insert(header::CONTENT_TYPE, v);
     }
     let cache = if immutable {
@@ -71,4 +79,16 @@ pub async fn fallback(uri: Uri) -> Response {
     let mut r = AppError::NotFound(format!("no route {}", uri.path())).into_response();
     *r.status_mut() = StatusCode::NOT_FOUND;
     r
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn webassembly_is_served_as_application_wasm() {
+        assert_eq!(
+            super::content_type("assets/arbiter-S-uFHWwL.wasm"),
+            "application/wasm"
+        );
+        assert!(super::content_type("assets/app-1.js").contains("javascript"));
+    }
 }
