@@ -31,7 +31,7 @@ pub fn job_game(job: &JobRow) -> Result<JobGame, String> {
     };
     let start = Position::from_fen(&job.initial_fen, mode)
         .map_err(|e| format!("bad start position: {e}"))?;
-    let mut pos = start.clone();
+    let mut pos = start;
     let mut moves = Vec::new();
     for (i, uci) in job.moves.split_whitespace().enumerate() {
         let m = pos
@@ -47,7 +47,7 @@ pub fn job_game(job: &JobRow) -> Result<JobGame, String> {
 /// unreadable.
 pub fn stored_positions(game: &JobGame, rows: &[(i64, String)]) -> Vec<PositionReview> {
     let mut out = Vec::new();
-    let mut pos = game.start.clone();
+    let mut pos = game.start;
     for ply in 0..=game.moves.len() {
         let Some((_, data)) = rows.iter().find(|(p, _)| *p == ply as i64) else {
             break;
@@ -72,7 +72,7 @@ fn read_position(pos: &Position, ply: usize, s: &StoredPosition) -> Option<Posit
         None => None,
     };
     // The PV is kept as long as it is legal (it always is when written by the worker).
-    let mut p = pos.clone();
+    let mut p = *pos;
     let mut pv = Vec::new();
     for u in &s.pv {
         let Ok(m) = p.parse_uci(u) else { break };
@@ -92,7 +92,7 @@ fn read_position(pos: &Position, ply: usize, s: &StoredPosition) -> Option<Posit
 
 /// A position's result in its stored form.
 pub fn store_form(pos: &Position, r: &PositionReview) -> StoredPosition {
-    let mut p = pos.clone();
+    let mut p = *pos;
     let mut pv = Vec::new();
     for &m in &r.pv {
         if !p.is_legal(m) {
@@ -130,7 +130,7 @@ pub fn view(
         nodes: None,
     });
     let judged = review::judge(&game.start, &game.moves, positions, thresholds);
-    let mut pos = game.start.clone();
+    let mut pos = game.start;
     let mut position_views = Vec::with_capacity(positions.len());
     let mut moves = Vec::with_capacity(game.moves.len());
     for ply in 0..=game.moves.len() {
@@ -142,7 +142,7 @@ pub fn view(
                 pv: p
                     .pv
                     .iter()
-                    .scan(pos.clone(), |q, &m| {
+                    .scan(pos, |q, &m| {
                         let u = q.uci(m);
                         q.play_unchecked(m);
                         Some(u)

@@ -56,7 +56,7 @@ enum Analyser {
     Builtin(Box<Engine>),
     External {
         engine: Arc<ExternalEngine>,
-        player: Option<UciPlayer>,
+        player: Box<Option<UciPlayer>>,
     },
 }
 
@@ -86,7 +86,7 @@ impl Analyser {
                 let r = external_position(engine, player, game, ply, limit, stop);
                 if r.is_err() {
                     // Started afresh for the next position.
-                    *player = None;
+                    **player = None;
                 }
                 r
             }
@@ -104,7 +104,7 @@ fn external_position(
     limit: StoredLimit,
     stop: &AtomicBool,
 ) -> Result<PositionReview, String> {
-    let mut pos = game.start.clone();
+    let mut pos = game.start;
     let mut cmd = format!("position fen {}", game.start.fen());
     if ply > 0 {
         cmd.push_str(" moves");
@@ -143,7 +143,7 @@ fn external_position(
         .parse_uci(&answer.text)
         .map_err(|e| format!("engine's best move {:?}: {e}", answer.text))?;
     let mut pv = vec![best];
-    let after = pos.clone().play(best).map_err(|e| e.to_string())?;
+    let after = pos.play(best).map_err(|e| e.to_string())?;
     if let Some(reply) = answer
         .ponder
         .as_deref()
@@ -203,7 +203,7 @@ async fn run_job(analyses: &Arc<Analyses>, job: JobRow) {
         match analyses.hub.engines().external(&job.engine_key) {
             Some(e) => Analyser::External {
                 engine: e.clone(),
-                player: None,
+                player: Box::new(None),
             },
             None => {
                 let e = format!("engine '{}' is no longer configured", job.engine_key);
@@ -280,7 +280,7 @@ async fn run_job(analyses: &Arc<Analyses>, job: JobRow) {
 }
 
 fn position_at(game: &JobGame, ply: usize) -> Position {
-    let mut pos = game.start.clone();
+    let mut pos = game.start;
     for &m in &game.moves[..ply] {
         pos.play_unchecked(m);
     }
