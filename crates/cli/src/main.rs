@@ -29,6 +29,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Check PGN files move by move, or write them again in export format (Art. 8, Appendix C).
     Pgn(cmd::pgn::Args),
+    /// Computer analysis of the games of a PGN file: evaluations, marks, `[%eval]` comments.
+    Analyse(cmd::analyse::Args),
     /// Final standings of a tournament (TRF) with the C.07 tie-breaks.
     Standings(cmd::standings::Args),
     /// Pairings: the round-robin Berger tables (C.05 Annex 1), or the next round of a Swiss by
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => cmd::uci::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Pgn(args) => cmd::pgn::run(args),
+        Command::Analyse(args) => cmd::analyse::run(args),
         Command::Standings(args) => cmd::standings::run(args),
         Command::Pair(args) => cmd::pair::run(args),
     };

@@ -2,7 +2,9 @@
 //! [--engine-threads N] [--engine-max-think S] [--uci-engine NAME=PATH]…
 //! [--uci-option NAME:OPTION=VALUE]… [--secure-cookies] [--public-origin URL]…
 //! [--sign-up-limit BURST/SECONDS|off] [--trusted-proxy IP]…
-//! [--cluster nats://HOST:PORT --node-id NAME [--lease-ms MS]]`
+//! [--cluster nats://HOST:PORT --node-id NAME [--lease-ms MS]]
+//! [--analysis-nodes N | --analysis-depth N] [--analysis-engine NAME]
+//! [--analysis-max-pending N] [--analysis-max-per-day N]`
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -76,6 +78,24 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 5000, requires = "cluster",
           value_parser = clap::value_parser!(u64).range(500..))]
     lease_ms: u64,
+    /// Computer analysis: nodes searched per position (default 400000, about half a second
+    /// on a 2020s CPU core; deterministic). With --analysis-depth, both limits apply.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    analysis_nodes: Option<u64>,
+    /// Computer analysis: search depth per position (instead of the default node budget,
+    /// unless --analysis-nodes is given too).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    analysis_depth: Option<u32>,
+    /// Computer analysis by the external engine NAME (one of --uci-engine) instead of the
+    /// built-in engine.
+    #[arg(long, value_name = "NAME")]
+    analysis_engine: Option<String>,
+    /// Computer analyses a player may have queued or running at once.
+    #[arg(long, value_name = "N", default_value_t = arbiter_server::analysis::DEFAULT_MAX_PENDING)]
+    analysis_max_pending: u32,
+    /// Computer analyses a player may request per 24 hours.
+    #[arg(long, value_name = "N", default_value_t = arbiter_server::analysis::DEFAULT_MAX_PER_DAY)]
+    analysis_max_per_day: u32,
 }
 
 /// The host name, as a node id (characters NATS subjects cannot carry become '-').
@@ -156,6 +176,17 @@ fn uci_engines(
 
 /// Runs the server until SIGTERM or Ctrl-C (graceful shutdown).
 pub fn run(args: Args) -> Result<ExitCode> {
+    let analysis = arbiter_server::analysis::AnalysisConfig {
+        depth: args.analysis_depth,
+        nodes: match (args.analysis_nodes, args.analysis_depth) {
+            (None, None) => Some(arbiter_server::analysis::DEFAULT_NODES),
+            (nodes, _) => nodes,
+        },
+        engine: args.analysis_engine,
+        max_pending_per_account: args.analysis_max_pending,
+        max_per_day: args.analysis_max_per_day,
+        ..arbiter_server::analysis::AnalysisConfig::default()
+    };
     let config = arbiter_server::Config {
         addr: args.addr,
         db: args.db,
@@ -185,6 +216,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 node_id: args.node_id.unwrap_or_else(host_name),
                 lease: std::time::Duration::from_millis(args.lease_ms),
             }),
+        analysis,
         ..arbiter_server::Config::default()
     };
     arbiter_server::run(config)?;
