@@ -49,6 +49,8 @@ pub mod ratings;
 pub mod tournaments;
 // Computer analysis of finished games (after games, accounts).
 pub mod analysis;
+// PGN import and opening names (after games, accounts).
+pub mod imports;
 
 // The top: the web UI's files, the API document, health and metrics.
 mod assets;
@@ -167,6 +169,8 @@ pub struct AppState {
     pub origins: auth::csrf::Origins,
     /// Computer analysis (its worker is started by [`start`]).
     pub analyses: Arc<analysis::Analyses>,
+    /// PGN imports (imported games are shown by the games' routes too).
+    pub imports: Arc<imports::Imports>,
 }
 
 impl AppState {
@@ -191,6 +195,7 @@ impl AppState {
         let public_origins = config.public_origins.clone();
         Self {
             analyses: analysis::Analyses::new(hub.clone(), config.analysis.clone()),
+            imports: imports::Imports::new(hub.store().pool().clone()),
             lobby: lobby::Lobby::start(hub.clone()),
             tournaments,
             hub,
@@ -218,6 +223,7 @@ part_of_state!(Arc<accounts::Accounts>, accounts);
 part_of_state!(Arc<lobby::Lobby>, lobby);
 part_of_state!(Arc<tournaments::Tournaments>, tournaments);
 part_of_state!(Arc<analysis::Analyses>, analyses);
+part_of_state!(Arc<imports::Imports>, imports);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
@@ -234,6 +240,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(games::routes())
         .merge(profiles::routes())
         .merge(analysis::routes())
+        .merge(imports::routes())
         .merge(
             // Cluster mode: run on the coordinator (passed on from other nodes).
             lobby::routes().merge(tournaments::routes()).route_layer(
@@ -247,6 +254,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .route("/game/{id}", get(assets::index))
         .route("/game/{id}/analysis", get(assets::index))
         .route("/analysis", get(assets::index))
+        .route("/import", get(assets::index))
         .route("/@/{name}", get(assets::index))
         .route("/signup", get(assets::index))
         .route("/login", get(assets::index))
@@ -260,6 +268,10 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         // `GET /api/games/{id}/pgn?evals=true` writes the stored analysis in.
         .layer(axum::Extension(games::handlers::PgnAnnotations(
             state.analyses.clone(),
+        )))
+        // Imported games are shown by `GET /api/games/{id}` and its PGN.
+        .layer(axum::Extension(games::handlers::Archive(
+            state.imports.clone(),
         )))
         .layer(axum::middleware::from_fn_with_state(
             state.origins.clone(),

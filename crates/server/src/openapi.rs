@@ -31,6 +31,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     doc.merge(crate::accounts::AccountsApi::openapi());
     doc.merge(crate::games::GamesApi::openapi());
     doc.merge(crate::analysis::AnalysisApi::openapi());
+    doc.merge(crate::imports::ImportsApi::openapi());
     doc.merge(crate::lobby::LobbyApi::openapi());
     doc.merge(crate::profiles::ProfilesApi::openapi());
     doc.merge(crate::tournaments::TournamentsApi::openapi());

@@ -37,6 +37,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/0006_cluster.sql"),
     ),
     (
+        7,
+        "openings and imports",
+        include_str!("../../migrations/0007_openings_imports.sql"),
+    ),
+    (
         8,
         "analysis",
         include_str!("../../migrations/0008_analysis.sql"),

@@ -402,6 +402,9 @@ impl GameActor {
             players: self.seats.view(),
             rematch: self.seats.row.rematch_id.clone(),
             rematch_offer: self.rematch_offer,
+            opening: r.opening().map(Into::into),
+            imported: false,
+            import: None,
         }
     }
 

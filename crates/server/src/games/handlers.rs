@@ -84,13 +84,40 @@ pub async fn join_game(
 
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
     responses((status = 200, body = GameView), (status = 404, body = ErrorBody)))]
-/// The whole state of a game.
+/// The whole state of a game (a played game, or an imported one: `imported: true`).
 pub async fn get_game(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
+    archive: Option<Extension<Archive>>,
 ) -> ApiResult<Json<GameView>> {
-    Ok(Json(hub.view(&id).await?))
+    match hub.view(&id).await {
+        Err(AppError::NotFound(m)) => match archive {
+            Some(Extension(a)) => a.0.view(&id).await?.map(Json).ok_or(AppError::NotFound(m)),
+            None => Err(AppError::NotFound(m)),
+        },
+        other => Ok(Json(other?)),
+    }
 }
+
+/// Games kept apart from the played ones (imported games), which the game routes show too:
+/// asked for an id the games table does not hold. The application installs it as a request
+/// extension ([`Archive`]), so that games need not know the domains above them.
+pub trait GameArchive: Send + Sync {
+    /// The view of game `id`, if the archive holds it.
+    fn view<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> futures_util::future::BoxFuture<'a, ApiResult<Option<GameView>>>;
+    /// The PGN of game `id`, if the archive holds it.
+    fn pgn<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> futures_util::future::BoxFuture<'a, ApiResult<Option<String>>>;
+}
+
+/// The installed [`GameArchive`] (an axum request extension).
+#[derive(Clone)]
+pub struct Archive(pub Arc<dyn GameArchive>);
 
 /// Writes a domain's annotations into a game's PGN (`?evals=true`: the stored computer
 /// analysis). The application installs it as a request extension ([`PgnAnnotations`]), so that
@@ -126,9 +153,15 @@ pub async fn get_pgn(
     GameId(id): GameId,
     query: Result<Query<PgnQuery>, QueryRejection>,
     annotations: Option<Extension<PgnAnnotations>>,
+    archive: Option<Extension<Archive>>,
 ) -> ApiResult<Response> {
     let Query(query) = query?;
-    let mut pgn = hub.pgn(&id).await?;
+    let mut pgn = match (hub.pgn(&id).await, archive) {
+        (Err(AppError::NotFound(m)), Some(Extension(a))) => {
+            a.0.pgn(&id).await?.ok_or(AppError::NotFound(m))?
+        }
+        (other, _) => other?,
+    };
     if query.evals == Some(true) {
         if let Some(Extension(a)) = annotations {
             pgn = a.0.annotate(&id, pgn).await?;

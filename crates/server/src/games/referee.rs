@@ -476,6 +476,20 @@ impl Referee {
             .collect()
     }
 
+    /// The opening of the moves so far: the last position of the game's line that has a name
+    /// (lichess's convention), looked up by position so that transpositions are named; none
+    /// in Chess960.
+    pub fn opening(&self) -> Option<&'static arbiter_openings::Opening> {
+        let openings = arbiter_openings::Openings::get();
+        let mut pos = *self.game.start_position();
+        let mut named = openings.lookup(&pos);
+        for r in self.game.moves() {
+            pos.play_unchecked(r.mv);
+            named = openings.lookup(&pos).or(named);
+        }
+        named
+    }
+
     /// Clocks at game time `t`.
     pub fn clocks(&self, t: u64) -> Clocks {
         match self.game.clocks(t) {
@@ -585,6 +599,10 @@ impl Referee {
         record.tags.set("Date", pgn_date(created_unix_ms));
         for (tag, value) in players {
             record.tags.set(*tag, value.as_str());
+        }
+        if let Some(o) = self.opening() {
+            record.tags.set("ECO", o.eco);
+            record.tags.set("Opening", o.name);
         }
         arbiter_pgn::Writer::export()
             .write(&record)

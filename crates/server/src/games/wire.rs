@@ -254,6 +254,48 @@ pub struct GameView {
     pub rematch: Option<String>,
     /// The seat whose rematch offer stands, after the game.
     pub rematch_offer: Option<Seat>,
+    /// The opening of the game's line (ECO code and name, by position: the last named
+    /// position of the moves so far); null when none is named or in Chess960.
+    #[serde(default)]
+    pub opening: Option<OpeningView>,
+    /// An imported game (PGN import): not played here — no seats, clocks or events; its
+    /// result and players come from the PGN's tags (`import`).
+    #[serde(default)]
+    pub imported: bool,
+    /// What the import recorded (null for a game played here).
+    #[serde(default)]
+    pub import: Option<ImportView>,
+}
+
+/// An opening: ECO code and name (the lichess chess-openings data, CC0).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct OpeningView {
+    /// The ECO code, e.g. `C50`.
+    #[schema(example = "C50")]
+    pub eco: String,
+    /// The name, e.g. `Italian Game`.
+    #[schema(example = "Italian Game")]
+    pub name: String,
+}
+
+impl From<&arbiter_openings::Opening> for OpeningView {
+    fn from(o: &arbiter_openings::Opening) -> Self {
+        Self {
+            eco: o.eco.to_owned(),
+            name: o.name.to_owned(),
+        }
+    }
+}
+
+/// The record of an imported game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct ImportView {
+    /// The PGN's tag pairs in their order, `[name, value]`.
+    pub tags: Vec<(String, String)>,
+    /// The account that imported it (null: imported anonymously).
+    pub importer: Option<String>,
+    /// When it was imported, unix ms.
+    pub imported_at: i64,
 }
 
 /// Which seats are taken.

@@ -18,6 +18,7 @@ use crate::accounts::queries::{self as account_queries, AccountRow};
 use crate::db::{now_unix_ms, EventRow, Store};
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::games::replay;
+use crate::games::wire::OpeningView;
 use crate::games::Hub;
 use crate::ratings::{self, Category, RatingView};
 
@@ -94,7 +95,31 @@ pub async fn get_profile(
     }))
 }
 
-fn list_item(game: NamedGame) -> ApiResult<GameListItem> {
+/// The opening of a listed game: stored with a finished game's row, looked up (from its
+/// events) and stored the first time the game is listed after it finished.
+async fn opening_of(store: &Store, game: &NamedGame) -> ApiResult<Option<OpeningView>> {
+    if game.row.status != "finished" {
+        return Ok(None);
+    }
+    let (eco, name) = match &game.opening {
+        Some(stored) => stored.clone(),
+        None => {
+            let events = store.events(&game.row.id, 0).await?;
+            let replayed = replay::replay(&game.row, &events)?;
+            let found = replayed
+                .referee
+                .opening()
+                .map_or((String::new(), String::new()), |o| {
+                    (o.eco.to_owned(), o.name.to_owned())
+                });
+            queries::store_opening(store.pool(), &game.row.id, (&found.0, &found.1)).await?;
+            found
+        }
+    };
+    Ok((!eco.is_empty()).then_some(OpeningView { eco, name }))
+}
+
+fn list_item(game: NamedGame, opening: Option<OpeningView>) -> ApiResult<GameListItem> {
     let seats = replay::seats(&game.row, &game.names);
     let computer = replay::computer_seat(&game.row)?.map(|c| c.view());
     let row = game.row;
@@ -110,6 +135,7 @@ fn list_item(game: NamedGame) -> ApiResult<GameListItem> {
         termination: row.termination,
         players: seats.view(),
         computer,
+        opening,
     })
 }
 
@@ -159,11 +185,16 @@ pub async fn list_games(
         (page - 1) * PER_PAGE,
     )
     .await?;
+    let mut items = Vec::with_capacity(games.len());
+    for game in games {
+        let opening = opening_of(store, &game).await?;
+        items.push(list_item(game, opening)?);
+    }
     Ok(Json(GamesPage {
         page,
         per_page: PER_PAGE,
         total,
-        games: games.into_iter().map(list_item).collect::<ApiResult<_>>()?,
+        games: items,
     }))
 }
 

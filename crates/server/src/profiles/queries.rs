@@ -77,6 +77,9 @@ pub struct NamedGame {
     pub row: GameRow,
     /// The names of its accounts.
     pub names: HashMap<String, (String, bool)>,
+    /// The stored opening of a finished game (ECO, name; both empty: looked up, no name);
+    /// `None` until looked up.
+    pub opening: Option<(String, String)>,
 }
 
 const NAMED_GAME: &str = "SELECT g.*, wa.username AS white_username, \
@@ -108,7 +111,35 @@ fn named_game(r: &AnyRow) -> Result<NamedGame, StoreError> {
             }
         }
     }
-    Ok(NamedGame { row, names })
+    let eco: Option<String> = r.try_get("opening_eco")?;
+    let name: Option<String> = r.try_get("opening_name")?;
+    Ok(NamedGame {
+        row,
+        names,
+        opening: eco.zip(name),
+    })
+}
+
+/// Store the opening of finished game `id` (`("", "")`: no name), looked up once so that
+/// lists read it from the row. Not part of the game's record: a lost write is looked up again.
+///
+/// # Errors
+/// Database errors.
+pub async fn store_opening(
+    pool: &AnyPool,
+    id: &str,
+    (eco, name): (&str, &str),
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE games SET opening_eco = $1, opening_name = $2 \
+         WHERE id = $3 AND status = 'finished'",
+    )
+    .bind(eco)
+    .bind(name)
+    .bind(id)
+    .execute(pool)
+    .await?;
+    Ok(())
 }
 
 /// One page of `account`'s games (newest first) and the number of games matching `filter`.

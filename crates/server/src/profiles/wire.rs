@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::games::wire::{ComputerView, PlayersView};
+use crate::games::wire::{ComputerView, OpeningView, PlayersView};
 use crate::ratings::RatingView;
 
 /// A player's finished games counted by result.
@@ -84,6 +84,10 @@ pub struct GameListItem {
     pub players: PlayersView,
     /// The seat the server played, if any.
     pub computer: Option<ComputerView>,
+    /// The opening of a finished game (ECO code and name); null when none is named, in
+    /// Chess960, or while the game goes on.
+    #[serde(default)]
+    pub opening: Option<OpeningView>,
 }
 
 /// A page of a player's games, newest first.

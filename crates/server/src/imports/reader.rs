@@ -1,0 +1,196 @@
+//! A PGN text read for import: each well-formed game with its own text, each broken game as
+//! an error with its place — exactly as `arbiter pgn check` reports it (the same reader,
+//! `arbiter_pgn::Reader` with its `GameBuilder`; nothing is parsed twice).
+
+use arbiter_openings::{Opening, Openings};
+use arbiter_pgn::{GameBuilder, GameRecord, Reader};
+use arbiter_rules::{CastlingMode, Position};
+
+use super::wire::ImportErrorView;
+
+/// The most games one import may hold.
+pub const MAX_GAMES: usize = 100;
+
+/// A game ready to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedGame {
+    /// Its number in the input, 1-based.
+    pub number: u64,
+    /// Chess960 (`[Variant "Chess960"]`).
+    pub chess960: bool,
+    /// The start position (FEN; Shredder-FEN castling in Chess960).
+    pub initial_fen: String,
+    /// The final position of the main line.
+    pub final_fen: String,
+    /// The main line: (UCI, SAN) per move.
+    pub moves: Vec<(String, String)>,
+    /// The tag pairs in order.
+    pub tags: Vec<(String, String)>,
+    /// The result as the PGN gives it (`Result` tag, else the termination marker).
+    pub result: String,
+    /// The `Termination` tag, if any.
+    pub termination: Option<String>,
+    /// The opening of the main line.
+    pub opening: Option<&'static Opening>,
+    /// The game's text in the input, as it was (comments and variations kept).
+    pub text: String,
+}
+
+/// What an input holds.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The well-formed games.
+    pub games: Vec<ParsedGame>,
+    /// The broken games, one error each.
+    pub errors: Vec<ImportErrorView>,
+}
+
+/// Read every game of `text` (at most [`MAX_GAMES`]; a game beyond is an error).
+pub fn read(text: &str) -> Parsed {
+    let mut reader = Reader::new(text.as_bytes());
+    let mut builder = GameBuilder::default();
+    let mut out = Parsed::default();
+    let mut start = 0usize;
+    // Reading from memory fails only at the end.
+    while let Ok(Some(read)) = reader.read_game(&mut builder) {
+        let number = reader.games_read();
+        let end = usize::try_from(reader.bytes_read())
+            .unwrap_or(text.len())
+            .min(text.len());
+        let game_text = text.get(start..end).unwrap_or("").trim();
+        start = end;
+        if number > MAX_GAMES as u64 {
+            out.errors.push(ImportErrorView {
+                game: number,
+                line: 0,
+                column: 0,
+                message: format!(
+                    "more than {MAX_GAMES} games in one import; import the rest separately"
+                ),
+            });
+            break;
+        }
+        match read {
+            Ok(record) => match parsed(number, &record, game_text) {
+                Ok(g) => out.games.push(g),
+                Err(message) => out.errors.push(ImportErrorView {
+                    game: number,
+                    line: 0,
+                    column: 0,
+                    message,
+                }),
+            },
+            Err(e) => out.errors.push(ImportErrorView {
+                game: e.game(),
+                line: e.line(),
+                column: e.column(),
+                message: e.kind.to_string(),
+            }),
+        }
+    }
+    out
+}
+
+/// A record the reader accepted, replayed for storage (every move was checked by the reader).
+fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, String> {
+    let start = record
+        .start_position()
+        .map_err(|e| format!("bad FEN tag: {e}"))?;
+    let fen = |p: &Position| {
+        if p.mode() == CastlingMode::Chess960 {
+            p.fen_shredder()
+        } else {
+            p.fen()
+        }
+    };
+    let openings = Openings::get();
+    let mut pos = start;
+    let mut opening = openings.lookup(&pos);
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for m in record.moves.moves() {
+        moves.push((pos.uci(m), pos.san(m)));
+        pos = pos
+            .play(m)
+            .map_err(|_| format!("move {} does not replay", moves.len()))?;
+        opening = openings.lookup(&pos).or(opening);
+    }
+    Ok(ParsedGame {
+        number,
+        chess960: start.mode() == CastlingMode::Chess960,
+        initial_fen: fen(&start),
+        final_fen: fen(&pos),
+        moves,
+        tags: record
+            .tags
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect(),
+        result: record.effective_result().as_str().to_owned(),
+        termination: record.tags.get("Termination").map(str::to_owned),
+        opening,
+        text: text.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_GAMES_ONE_BROKEN: &str = "[Event \"A\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"0-1\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 3. Bc4 {the Italian} (3. Bb5 a6) 3... Nf6 0-1\n\n\
+[Event \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+[Event \"C\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n\n1. e4 Kd7 1/2-1/2\n";
+
+    #[test]
+    fn broken_game_is_reported_and_the_others_are_read() {
+        let p = read(TWO_GAMES_ONE_BROKEN);
+        assert_eq!(p.games.len(), 2);
+        assert_eq!(p.errors.len(), 1);
+        let e = &p.errors[0];
+        // `arbiter pgn check` names the same place: game 2, line 11, column 13 (`Ke3`).
+        assert_eq!((e.game, e.line, e.column), (2, 11, 13), "{e:?}");
+        assert!(e.message.starts_with("illegal move 'Ke3'"), "{}", e.message);
+        let a = &p.games[0];
+        assert_eq!(a.number, 1);
+        assert_eq!(a.result, "0-1");
+        assert_eq!(a.moves.len(), 6);
+        assert_eq!(a.moves[4], ("f1c4".to_owned(), "Bc4".to_owned()));
+        let o = a.opening.unwrap();
+        assert_eq!(o.eco, "C55");
+        assert!(
+            a.text.starts_with("[Event \"A\"]") && a.text.ends_with("Nf6 0-1"),
+            "{}",
+            a.text
+        );
+        assert!(a.text.contains("(3. Bb5 a6)"));
+        let c = &p.games[1];
+        assert_eq!(c.number, 3);
+        assert_eq!(c.initial_fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        assert_eq!(c.opening, None);
+        assert!(c.text.starts_with("[Event \"C\"]"));
+    }
+
+    #[test]
+    fn chess960_game_is_read_with_its_start_position() {
+        let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n\
+9. g3 cxb2 *\n";
+        let p = read(text);
+        assert_eq!(p.errors.len(), 1, "cxb2 is illegal: {:?}", p.errors);
+        let text = text.replace("cxb2", "Nd7");
+        let p = read(&text);
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        assert!(p.games[0].chess960);
+        assert_eq!(p.games[0].opening, None);
+        assert_eq!(p.games[0].moves.len(), 2);
+    }
+
+    #[test]
+    fn too_many_games_are_refused_beyond_the_limit() {
+        let text = "1. e4 *\n\n".repeat(MAX_GAMES + 3);
+        let p = read(&text);
+        assert_eq!(p.games.len(), MAX_GAMES);
+        assert_eq!(p.errors.len(), 1);
+        assert_eq!(p.errors[0].game, MAX_GAMES as u64 + 1);
+    }
+}
