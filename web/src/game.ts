@@ -37,6 +37,12 @@ import { tournamentRef } from './tournament-logic';
 import { tournamentsApi } from './tournaments-api';
 import { at } from './analysis/i18n';
 
+/** "C50 Italian Game" of a view's `opening`, or ''. */
+function openingText(o: unknown): string {
+  const op = o as { eco?: string; name?: string } | null | undefined;
+  return op?.eco && op.name ? `${op.eco} ${op.name}` : '';
+}
+
 const opposite = (s: Seat): Seat => (s === 'white' ? 'black' : 'white');
 
 
@@ -472,6 +478,8 @@ export function renderGame(root: HTMLElement, id: string): () => void {
       s.speed ? ` · ${p2.speeds[s.speed] ?? s.speed}` : '',
       s.time_control ? ' · ' : '',
       s.time_control ? h('bdi', { dir: 'ltr' }, digits(String(s.time_control))) : '',
+      openingText(s.opening) ? ' · ' : '',
+      openingText(s.opening) ? h('span', { 'data-testid': 'opening' }, openingText(s.opening)) : '',
     );
     let status = '';
     if (s.status === 'waiting') status = d2.waiting;

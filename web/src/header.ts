@@ -6,6 +6,7 @@ import { LANGS, LANG_NAMES, setLang, lang, t, pt, tt, type Lang } from './i18n';
 import { navigate, profilePath, spaLink } from './router';
 import { currentUser, logOut } from './session';
 import { at } from './analysis/i18n';
+import { it } from './i18n-import';
 
 const link = (href: string, attrs: Record<string, string>, ...text: (string | Node)[]) => spaLink(h('a', { href, ...attrs }, ...text));
 
@@ -58,6 +59,7 @@ export function header(onLangChange: () => void): HTMLElement {
       { class: 'nav', 'aria-label': tt().sections },
       link('/tournaments', { 'data-testid': 'tournaments-link' }, tt().tournaments),
       link('/leaderboard', { 'data-testid': 'leaderboard-link' }, p.leaderboard),
+      link('/import', { 'data-testid': 'import-link' }, it().importNav),
       link('/analysis', { 'data-testid': 'analysis-link' }, at().analysisBoard),
     ),
     user,

@@ -9,7 +9,7 @@ import { h } from './dom';
 import { detectLang, setLang, t } from './i18n';
 import { currentRoute, setRouteHandler } from './router';
 import { renderLobby } from './lobby';
-import { renderGame } from './game';
+import { renderGameOrImported, renderImport } from './import';
 import { renderAuth } from './auth-pages';
 import { renderAccount } from './account';
 import { renderProfile } from './profile';
@@ -37,8 +37,11 @@ function render(): void {
   keepWatchFor(route);
   document.title = t().title;
   switch (route.page) {
+    case 'import':
+      cleanup = renderImport(main);
+      break;
     case 'game':
-      cleanup = renderGame(main, route.id);
+      cleanup = renderGameOrImported(main, route.id);
       break;
     case 'signup':
     case 'login':

@@ -50,6 +50,8 @@ export interface GameListItem {
   result: string | null;
   termination: string | null;
   players: { white: Player | null; black: Player | null };
+  /** The opening of a finished game, if named. */
+  opening?: { eco: string; name: string } | null;
 }
 
 export interface GamePage {

@@ -198,7 +198,7 @@ function row(g: GameListItem, username: string): HTMLElement {
       g.result ? [' ', h('span', { class: 'muted nowrap', dir: 'ltr' }, g.result.replace(/1\/2/g, '½'))] : null,
       diff !== null && diff !== undefined ? [' ', h('span', { class: `diff ${diffTrend(diff)}`, dir: 'ltr' }, digits(diffText(diff)))] : null,
     ),
-    h('td', { class: 'tc' }, h('bdi', { dir: 'ltr' }, digits(g.time_control ?? '∞')), g.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null),
+    h('td', { class: 'tc' }, h('bdi', { dir: 'ltr' }, digits(g.time_control ?? '∞')), g.variant === 'chess960' ? h('span', { class: 'muted' }, ` · ${d.chess960}`) : null, g.opening ? h('div', { class: 'muted opening', 'data-testid': `opening-${g.id}` }, `${g.opening.eco} ${g.opening.name}`) : null),
     h('td', { class: 'muted opt' }, g.rated ? p.rated : p.casual),
   );
   // The whole row opens the game; the link in its first cell is the keyboard's way.

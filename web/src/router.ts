@@ -22,6 +22,7 @@ export function navigate(path: string, replace = false): void {
 export type Route =
   | { page: 'lobby'; params: URLSearchParams }
   | { page: 'game'; id: string }
+  | { page: 'import' }
   | { page: 'signup' | 'login' | 'account' }
   | { page: 'profile'; name: string; params: URLSearchParams }
   | { page: 'leaderboard'; params: URLSearchParams }
@@ -49,6 +50,7 @@ export function routeOf(pathname: string, search: string): Route {
   if (path === '/tournaments') return { page: 'tournaments', params };
   if (path === '/signup' || path === '/login' || path === '/account') return { page: path.slice(1) as 'signup' | 'login' | 'account' };
   if (path === '/leaderboard') return { page: 'leaderboard', params };
+  if (path === '/import') return { page: 'import' };
   return { page: 'lobby', params };
 }
 
