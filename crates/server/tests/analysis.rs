@@ -286,7 +286,48 @@ async fn analyses_beyond_the_daily_limit_are_refused(db: Db) {
     assert_eq!(s, StatusCode::NOT_FOUND, "{e}");
 }
 
+async fn an_imported_game_is_analysed_to_its_mate(db: Db) {
+    let Some(t) = start(db, 5_000, 30).await else {
+        return;
+    };
+    let mut a = Browser::new(&t);
+    a.sign_up("imp").await;
+    let (s, r) = a
+        .post(
+            "/api/imports",
+            json!({"pgn": "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let id = r["imported"][0]["id"].as_str().unwrap().to_owned();
+    let (s, v) = a
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    let done = until_done(&mut a, &id).await;
+    assert_eq!(done["progress"], json!({"done": 5, "total": 5}));
+    // The last position is the mate: no best move, `{"mate": 0}` (the side to move is mated).
+    assert_eq!(done["positions"][4]["eval"], json!({"mate": 0}));
+    assert_eq!(done["positions"][4]["best"], Value::Null);
+    assert_eq!(done["positions"][3]["eval"], json!({"mate": -1}));
+    assert_eq!(done["moves"][2]["mark"], "blunder", "{done}");
+    let pgn = t
+        .http
+        .get(t.url(&format!("/api/games/{id}/pgn?evals=true")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+        .replace('\n', " ");
+    assert!(pgn.contains("g4 $4 {[%eval #-1]}"), "{pgn}");
+    // No evaluation after the mate.
+    assert_eq!(pgn.matches("[%eval ").count(), 3, "{pgn}");
+}
+
 both_backends!(
+    an_imported_game_is_analysed_to_its_mate,
     analysis_is_queued_stored_and_marks_the_blunder,
     analysis_resumes_after_a_restart,
     analyses_beyond_the_daily_limit_are_refused,

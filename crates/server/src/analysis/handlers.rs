@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 
 use super::queries::{self, JobRow};
 use super::report;
@@ -15,7 +15,7 @@ use super::Analyses;
 use crate::auth::Identity;
 use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::games::handlers::GameId;
+use crate::games::handlers::{Archive, GameId};
 use crate::games::wire::Variant;
 
 /// A day, ms (the per-day limit counts requests over the last 24 hours).
@@ -36,6 +36,7 @@ pub async fn request_analysis(
     State(analyses): State<Arc<Analyses>>,
     GameId(id): GameId,
     who: Identity,
+    archive: Option<Extension<Archive>>,
 ) -> ApiResult<Response> {
     let Some(account) = who.account else {
         return Err(AppError::Unauthorized(
@@ -46,7 +47,13 @@ pub async fn request_analysis(
     if let Some(job) = queries::job(pool, &id).await? {
         return Ok((StatusCode::OK, Json(current_view(&analyses, &job).await?)).into_response());
     }
-    let game = analyses.hub.view(&id).await?;
+    // A played game, or an imported one (kept apart by the imports, finished by nature).
+    let game = match (analyses.hub.view(&id).await, archive) {
+        (Err(AppError::NotFound(m)), Some(Extension(a))) => {
+            a.0.view(&id).await?.ok_or(AppError::NotFound(m))?
+        }
+        (other, _) => other?,
+    };
     if !matches!(game.status.as_str(), "finished" | "imported") {
         return Err(AppError::conflict(
             "game_not_finished",
