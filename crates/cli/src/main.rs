@@ -16,7 +16,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play online: the HTTP + WebSocket server with the web UI (SQLite or PostgreSQL).
-    Serve(cmd::serve::Args),
+    Serve(Box<cmd::serve::Args>),
     /// Count the leaf nodes of the legal move tree (perft).
     Perft(cmd::perft::Args),
     /// Describe a position (after optional moves) as JSON: legal moves, check, outcome, claims.
@@ -41,7 +41,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve(args) => cmd::serve::run(args),
+        Command::Serve(args) => cmd::serve::run(*args),
         Command::Perft(args) => cmd::perft::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
         Command::Dead(args) => cmd::dead::run(args),

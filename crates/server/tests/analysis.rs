@@ -136,7 +136,7 @@ async fn analysis_is_queued_stored_and_marks_the_blunder(db: Db) {
         );
         assert_eq!(p["best"]["uci"], p["pv"][0], "{p}");
     }
-    assert_eq!(positions[0]["best"]["san"].as_str().is_some(), true);
+    assert!(positions[0]["best"]["san"].as_str().is_some());
     let moves = done["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 6);
     let qxg7 = &moves[4];
