@@ -34,7 +34,8 @@ export function openingText(o: unknown): string {
 
 export function renderImport(root: HTMLElement): () => void {
   const d = it();
-  const area = h('textarea', { id: 'pgn-input', rows: 12, dir: 'ltr', spellcheck: 'false', 'data-testid': 'pgn-input' });
+  // The page's few layout rules are inline: style.css is shared by every page.
+  const area = h('textarea', { id: 'pgn-input', rows: 12, dir: 'ltr', spellcheck: 'false', 'data-testid': 'pgn-input', style: 'display:block;width:100%;box-sizing:border-box;font-family:monospace' });
   const file = h('input', { type: 'file', id: 'pgn-file', accept: '.pgn,text/plain,application/x-chess-pgn', 'data-testid': 'pgn-file' });
   const out = h('div', { class: 'import-results', 'data-testid': 'import-results', role: 'status' });
   const submit = h('button', { type: 'submit', 'data-testid': 'import-submit' }, d.importButton);
@@ -47,11 +48,11 @@ export function renderImport(root: HTMLElement): () => void {
     { class: 'card import-form' },
     h('h1', {}, d.importTitle),
     h('p', { class: 'muted' }, d.importHelp),
-    h('label', { for: 'pgn-input' }, d.pgnLabel),
+    h('label', { for: 'pgn-input', style: 'display:block' }, d.pgnLabel),
     area,
-    h('label', { for: 'pgn-file' }, d.fileLabel),
+    h('label', { for: 'pgn-file', style: 'display:block;margin-top:.5em' }, d.fileLabel),
     file,
-    h('div', { class: 'row' }, submit),
+    h('div', { class: 'row', style: 'margin-top:.5em' }, submit),
     out,
   );
   let stopped = false;
