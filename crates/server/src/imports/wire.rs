@@ -68,7 +68,9 @@ pub struct ImportFailure {
     pub error: String,
     /// A summary.
     pub message: String,
-    /// Each game's error.
+    /// Each game's error (absent when the request itself was refused, e.g. malformed JSON,
+    /// which answers with the plain error body).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ImportErrorView>,
 }
 
