@@ -149,6 +149,26 @@ pub fn analysis_engine() -> Engine {
     engine
 }
 
+impl PositionReview {
+    /// A position without a legal move, judged without a search: checkmate is `Mate(0)` (the
+    /// side to move is mated, Art. 5.1.1), stalemate `Cp(0)` (a draw, Art. 5.2.1).
+    pub fn game_over(pos: &Position, ply: usize) -> PositionReview {
+        PositionReview {
+            ply,
+            turn: pos.turn(),
+            eval: if pos.is_check() {
+                Eval::Mate(0)
+            } else {
+                Eval::Cp(0)
+            },
+            best: None,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        }
+    }
+}
+
 /// The position after `moves` from `start`, evaluated with `engine` within `limits`.
 /// A checkmate is `Mate(0)` and a stalemate `Cp(0)` without a search (Art. 5.1.1, 5.2.1).
 ///
@@ -168,19 +188,7 @@ pub fn analyse_position(
     }
     let turn = pos.turn();
     if !pos.has_legal_move() {
-        return PositionReview {
-            ply: moves.len(),
-            turn,
-            eval: if pos.is_check() {
-                Eval::Mate(0)
-            } else {
-                Eval::Cp(0)
-            },
-            best: None,
-            pv: Vec::new(),
-            depth: 0,
-            nodes: 0,
-        };
+        return PositionReview::game_over(&pos, moves.len());
     }
     let r = engine.search(start, moves, limits, stop, &mut |_| {});
     PositionReview {

@@ -115,7 +115,7 @@ fn external_position(
         pos.play_unchecked(m);
     }
     if !pos.has_legal_move() {
-        return Ok(game_over(&pos, ply));
+        return Ok(PositionReview::game_over(&pos, ply));
     }
     if player.is_none() {
         let p = UciPlayer::start(&config.config.path, &config.config.options)
@@ -163,23 +163,6 @@ fn external_position(
         depth: limit.depth.unwrap_or(0),
         nodes: limit.nodes.unwrap_or(0),
     })
-}
-
-/// A position without a legal move: checkmate or stalemate, no search.
-fn game_over(pos: &Position, ply: usize) -> PositionReview {
-    PositionReview {
-        ply,
-        turn: pos.turn(),
-        eval: if pos.is_check() {
-            Eval::Mate(0)
-        } else {
-            Eval::Cp(0)
-        },
-        best: None,
-        pv: Vec::new(),
-        depth: 0,
-        nodes: 0,
-    }
 }
 
 /// Runs one job from its first position not yet stored to the end.
