@@ -29,6 +29,7 @@ pub mod search;
 pub mod time;
 pub mod timeman;
 pub mod tt;
+pub mod tuning;
 pub mod uci;
 
 pub use search::{Info, Score, SearchResult};
