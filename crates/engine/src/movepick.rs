@@ -1,6 +1,6 @@
 //! Move ordering: hash move first, then winning and equal captures (MVV-LVA, checked by static
-//! exchange evaluation), queen promotions, killer moves, quiet moves by history, and losing
-//! captures last.
+//! exchange evaluation), queen promotions, killer moves, the counter move, quiet moves by
+//! history, and losing captures last.
 
 use crate::eval::SEE_VALUE;
 use arbiter_rules::attacks;
@@ -80,6 +80,8 @@ pub const HASH_MOVE: i32 = 10_000_000;
 const GOOD_CAPTURE: i32 = 1_000_000;
 const KILLER_1: i32 = 900_000;
 const KILLER_2: i32 = 890_000;
+/// A quiet move that refuted the opponent's last move elsewhere in the tree.
+pub const COUNTER_MOVE: i32 = 880_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 const UNDER_PROMOTION: i32 = -2_000_000;
 
@@ -166,6 +168,7 @@ impl Picker {
         pos: &Position,
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
+        counter: Option<Move>,
         history: &[[i32; 64]; 64],
     ) -> Picker {
         let mut p = Picker::generate(pos, Bitboard::FULL);
@@ -193,6 +196,8 @@ impl Picker {
                 KILLER_1
             } else if Some(m) == killers[1] {
                 KILLER_2
+            } else if Some(m) == counter {
+                COUNTER_MOVE
             } else {
                 history[m.from.idx()][m.to.idx()]
             }
@@ -201,8 +206,8 @@ impl Picker {
     }
 
     /// For quiescence search: all legal moves when in check, otherwise captures and queen
-    /// promotions ([`tactical_moves`]), by MVV-LVA.
-    pub fn quiescence(pos: &Position) -> Picker {
+    /// promotions ([`tactical_moves`]); the hash move first, then by MVV-LVA.
+    pub fn quiescence(pos: &Position, hash_move: Option<Move>) -> Picker {
         let mut p = if pos.is_check() {
             Picker::generate(pos, Bitboard::FULL)
         } else {
@@ -215,7 +220,13 @@ impl Picker {
             p.retain_tactical(pos);
             p
         };
-        p.score_with(|m| mvv_lva(pos, m) + if m.promotion.is_some() { 100 } else { 0 });
+        p.score_with(|m| {
+            if Some(m) == hash_move {
+                HASH_MOVE
+            } else {
+                mvv_lva(pos, m) + if m.promotion.is_some() { 100 } else { 0 }
+            }
+        });
         p
     }
 
@@ -347,7 +358,8 @@ mod tests {
         ] {
             let p = pos(fen);
             let history = [[0; 64]; 64];
-            let picked: Vec<(Move, i32)> = Picker::new(&p, None, [None; 2], &history).collect();
+            let picked: Vec<(Move, i32)> =
+                Picker::new(&p, None, [None; 2], None, &history).collect();
             let legal: Vec<String> = p.legal_moves().iter().map(|&m| p.uci(m)).collect();
             assert_eq!(
                 sorted(picked.iter().map(|&(m, _)| p.uci(m)).collect()),
@@ -372,7 +384,9 @@ mod tests {
             } else {
                 tactical_moves(&p)
             };
-            let got: Vec<String> = Picker::quiescence(&p).map(|(m, _)| p.uci(m)).collect();
+            let got: Vec<String> = Picker::quiescence(&p, None)
+                .map(|(m, _)| p.uci(m))
+                .collect();
             let want: Vec<String> = expected.iter().map(|&m| p.uci(m)).collect();
             assert_eq!(sorted(got), sorted(want), "{fen}");
         }

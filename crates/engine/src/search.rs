@@ -1,8 +1,8 @@
 //! The search: iterative deepening with aspiration windows over a principal variation search
 //! (negamax alpha-beta), with a transposition table, null-move pruning, late-move reductions,
-//! check extensions, reverse futility and late-move pruning, and a quiescence search over
-//! captures. Draws by repetition, the fifty-move rule and insufficient material are scored
-//! as draws inside the tree (Art. 9.2, 9.3, 5.2.2).
+//! check extensions, reverse futility, late-move and static-exchange pruning, and a
+//! quiescence search over captures. Draws by repetition, the fifty-move rule and insufficient
+//! material are scored as draws inside the tree (Art. 9.2, 9.3, 5.2.2).
 
 use crate::eval;
 use crate::movepick::{self, Picker};
@@ -112,16 +112,20 @@ pub(crate) struct Stop<'a> {
 /// Tables that live across searches (killers are per search).
 pub(crate) struct Heuristics {
     pub history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The quiet move that last refuted each move (by its from and to squares).
+    pub counter: Box<[[Option<Move>; 64]; 64]>,
 }
 
 impl Heuristics {
     pub fn new() -> Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[None; 64]; 64]),
         }
     }
     pub fn clear(&mut self) {
         *self.history = [[[0; 64]; 64]; 2];
+        *self.counter = [[None; 64]; 64];
     }
     fn age(&mut self) {
         for side in self.history.iter_mut() {
@@ -157,6 +161,8 @@ pub(crate) struct Searcher<'a> {
     /// Hashes of the game's positions, then of the path searched (the current one last).
     hashes: Vec<u64>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The move played at each ply of the current path (`None` for a null move).
+    path: [Option<Move>; MAX_PLY + 1],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     noise: i32,
@@ -247,6 +253,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             hashes: game_hashes,
             killers: [[None; 2]; MAX_PLY + 1],
+            path: [None; MAX_PLY + 1],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             noise,
@@ -394,6 +401,7 @@ impl<'a> Searcher<'a> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.play_null();
+                self.path[ply] = None;
                 self.hashes.push(child.hash());
                 let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.hashes.pop();
@@ -412,7 +420,15 @@ impl<'a> Searcher<'a> {
         }
 
         let us = pos.turn().index();
-        let picker = Picker::new(pos, tt_move, self.killers[ply], &self.heur.history[us]);
+        let prev = if ply > 0 { self.path[ply - 1] } else { None };
+        let counter = prev.and_then(|p| self.heur.counter[p.from.idx()][p.to.idx()]);
+        let picker = Picker::new(
+            pos,
+            tt_move,
+            self.killers[ply],
+            counter,
+            &self.heur.history[us],
+        );
         if picker.is_empty() {
             // Art. 5.1.1 checkmate, Art. 5.2.1 stalemate.
             return if in_check { -MATE + ply as i32 } else { 0 };
@@ -444,6 +460,10 @@ impl<'a> Searcher<'a> {
                     if !pv_node && depth <= 5 && static_eval + 110 + 95 * depth <= alpha {
                         continue;
                     }
+                    // A quiet move that loses material to the exchange on its square.
+                    if depth <= 7 && movepick::see(pos, m) < -25 * depth * depth {
+                        continue;
+                    }
                 } else if !pv_node
                     && depth <= 4
                     && order < 0
@@ -454,6 +474,7 @@ impl<'a> Searcher<'a> {
             }
 
             self.hashes.push(child.hash());
+            self.path[ply] = Some(m);
             let new_depth = depth - 1;
             let mut s;
             if searched == 0 {
@@ -465,8 +486,8 @@ impl<'a> Searcher<'a> {
                     if pv_node {
                         r -= 1;
                     }
-                    if order >= 890_000 {
-                        r -= 1; // killer
+                    if order >= movepick::COUNTER_MOVE {
+                        r -= 1; // killer or counter move
                     }
                     r -= (order / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
@@ -497,6 +518,9 @@ impl<'a> Searcher<'a> {
                     if s >= beta {
                         if quiet {
                             self.reward_quiet(pos, ply, depth, m, &quiets[..n_quiets]);
+                            if let Some(p) = prev {
+                                self.heur.counter[p.from.idx()][p.to.idx()] = Some(m);
+                            }
                         }
                         break;
                     }
@@ -591,7 +615,7 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let picker = Picker::quiescence(pos);
+        let picker = Picker::quiescence(pos, tte.and_then(|e| e.best));
         if in_check && picker.is_empty() {
             return -MATE + ply as i32;
         }
