@@ -11,7 +11,7 @@
 //! oracle's evaluation in centipawns from White's side (`scripts/label-positions.py` adds it);
 //! the target is then `lambda * result + (1 - lambda) * expected score of the evaluation`.
 //! The positions of every tenth game are held out; their loss is reported beside the
-//! training loss.
+//! training loss, and the weights written are those of the epoch with the lowest held-out loss.
 
 use arbiter_engine::tuning::{self, Sample, Tuner};
 use arbiter_rules::{CastlingMode, Position};
@@ -104,7 +104,10 @@ fn extract(cfg: &Config) -> Result<(), String> {
 /// evaluation if labelled.
 fn parse_line(line: &str) -> Option<(Position, f32, usize, Option<f64>)> {
     let mut f = line.split(';');
-    let pos = Position::from_fen(f.next()?, CastlingMode::Standard).ok()?;
+    let fen = f.next()?;
+    let pos = Position::from_fen(fen, CastlingMode::Standard)
+        .or_else(|_| Position::from_fen(fen, CastlingMode::Chess960))
+        .ok()?;
     let result = f.next()?.parse().ok()?;
     let game = f.next()?.parse().ok()?;
     let cp = f.next().and_then(|c| c.parse().ok());
@@ -151,16 +154,22 @@ fn fit(cfg: &Config) -> Result<(), String> {
         tuner.loss(&train),
         tuner.loss(&hold)
     );
+    // Early stopping: the weights with the lowest held-out loss are the ones written.
+    let mut best = (tuner.loss(&hold), tuner.rounded(), 0);
     for epoch in 1..=cfg.epochs {
         let loss = tuner.step(&train, cfg.lr);
-        if epoch % 100 == 0 || epoch == cfg.epochs {
-            eprintln!(
-                "epoch {epoch}: training {loss:.6}, held out {:.6}",
-                tuner.loss(&hold)
-            );
+        if epoch % 10 == 0 {
+            let held = tuner.loss(&hold);
+            if held < best.0 {
+                best = (held, tuner.rounded(), epoch);
+            }
+            if epoch % 100 == 0 {
+                eprintln!("epoch {epoch}: training {loss:.6}, held out {held:.6}");
+            }
         }
     }
-    let text = tuning::render_weights(&tuner.rounded(), &cfg.note);
+    eprintln!("best held-out loss {:.6} at epoch {}", best.0, best.2);
+    let text = tuning::render_weights(&best.1, &cfg.note);
     match &cfg.out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?,
         None => print!("{text}"),

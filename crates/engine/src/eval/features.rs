@@ -58,8 +58,27 @@ pub const THREAT_BY_ROOK_ON_QUEEN: usize = THREAT_BY_MINOR_ON_MAJOR + 1;
 pub const HANGING: usize = THREAT_BY_ROOK_ON_QUEEN + 1;
 /// A pawn attacked and not defended.
 pub const HANGING_PAWN: usize = HANGING + 1;
+/// A pawn beside a pawn of its colour, by rank.
+pub const PHALANX: usize = HANGING_PAWN + 1;
+/// A pawn whose stop square an enemy pawn attacks, with no pawn of its colour beside or
+/// behind it on the adjacent files.
+pub const BACKWARD: usize = PHALANX + 8;
+/// A passed pawn with nothing on the squares ahead of it, by rank.
+pub const PASSED_FREE: usize = BACKWARD + 1;
+/// A knight on the fourth to sixth rank, defended by a pawn, that no enemy pawn can attack.
+pub const OUTPOST_KNIGHT: usize = PASSED_FREE + 8;
+/// Likewise a bishop.
+pub const OUTPOST_BISHOP: usize = OUTPOST_KNIGHT + 1;
+/// A square from which a knight of ours could check the enemy king, safe from its pieces.
+pub const SAFE_CHECK_KNIGHT: usize = OUTPOST_BISHOP + 1;
+/// Likewise a bishop.
+pub const SAFE_CHECK_BISHOP: usize = SAFE_CHECK_KNIGHT + 1;
+/// Likewise a rook.
+pub const SAFE_CHECK_ROOK: usize = SAFE_CHECK_BISHOP + 1;
+/// Likewise a queen.
+pub const SAFE_CHECK_QUEEN: usize = SAFE_CHECK_ROOK + 1;
 /// The number of features.
-pub const COUNT: usize = HANGING_PAWN + 1;
+pub const COUNT: usize = SAFE_CHECK_QUEEN + 1;
 
 /// Groups of features: first index, size, name.
 const GROUPS: &[(usize, usize, &str)] = &[
@@ -90,6 +109,15 @@ const GROUPS: &[(usize, usize, &str)] = &[
     (THREAT_BY_ROOK_ON_QUEEN, 1, "THREAT_BY_ROOK_ON_QUEEN"),
     (HANGING, 1, "HANGING"),
     (HANGING_PAWN, 1, "HANGING_PAWN"),
+    (PHALANX, 8, "PHALANX"),
+    (BACKWARD, 1, "BACKWARD"),
+    (PASSED_FREE, 8, "PASSED_FREE"),
+    (OUTPOST_KNIGHT, 1, "OUTPOST_KNIGHT"),
+    (OUTPOST_BISHOP, 1, "OUTPOST_BISHOP"),
+    (SAFE_CHECK_KNIGHT, 1, "SAFE_CHECK_KNIGHT"),
+    (SAFE_CHECK_BISHOP, 1, "SAFE_CHECK_BISHOP"),
+    (SAFE_CHECK_ROOK, 1, "SAFE_CHECK_ROOK"),
+    (SAFE_CHECK_QUEEN, 1, "SAFE_CHECK_QUEEN"),
 ];
 
 /// The group a feature belongs to, and its offset in the group.

@@ -196,6 +196,46 @@ mod tests {
         assert!(attacked < safe - 30, "{attacked} vs {safe}");
     }
 
+    /// White's count minus Black's of `feature` in `fen`.
+    fn count(fen: &str, feature: usize) -> i32 {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let (c, _) = coefficients(&pos);
+        c.counts
+            .iter()
+            .find(|(f, _)| *f as usize == feature)
+            .map_or(0, |(_, n)| *n as i32)
+    }
+
+    #[test]
+    fn knight_outpost_needs_a_defending_pawn_and_no_enemy_pawn_to_chase_it() {
+        let outpost = "4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(count(outpost, features::OUTPOST_KNIGHT), 1);
+        let chased = "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(count(chased, features::OUTPOST_KNIGHT), 0);
+        let undefended = "4k3/8/8/4N3/8/8/8/4K3 w - - 0 1";
+        assert_eq!(count(undefended, features::OUTPOST_KNIGHT), 0);
+    }
+
+    #[test]
+    fn backward_pawn_is_one_whose_stop_square_a_pawn_guards_without_support() {
+        // d2 cannot advance safely (e4 guards d3) and has no pawn beside or behind it; Black's
+        // e4 is supported by f5.
+        let fen = "4k3/8/8/5p2/4p3/8/3P4/4K3 w - - 0 1";
+        assert_eq!(count(fen, features::BACKWARD), 1);
+        let supported = "4k3/8/8/5p2/4p3/8/2PP4/4K3 w - - 0 1";
+        assert_eq!(count(supported, features::BACKWARD), 0);
+    }
+
+    #[test]
+    fn safe_checks_count_squares_the_defender_does_not_guard() {
+        // The rook on a1 can check from a8, which the Black king does not guard.
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        assert_eq!(count(fen, features::SAFE_CHECK_ROOK), 1);
+        // With a Black rook on b8 the a8 square is guarded: no safe check.
+        let guarded = "1r2k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        assert_eq!(count(guarded, features::SAFE_CHECK_ROOK), 0);
+    }
+
     #[test]
     fn passed_pawn_on_seventh_beats_one_on_third() {
         let far = eval_fen("8/4P3/8/8/8/8/k7/6K1 w - - 0 1");

@@ -67,8 +67,10 @@ fn pawn_attacks_all(color: Color, pawns: Bitboard) -> Bitboard {
 #[derive(Clone, Copy, Default)]
 pub(super) struct Attacks {
     pawns: Bitboard,
-    minors: Bitboard,
+    knights: Bitboard,
+    bishops: Bitboard,
     rooks: Bitboard,
+    queens: Bitboard,
     /// Everything, the king included.
     all: Bitboard,
 }
@@ -103,12 +105,13 @@ pub(super) fn threats<T: Trace>(
     let mut s = S(0, 0);
     let n = |bb: Bitboard| bb.count() as i32;
     add(&mut s, t, us, f::THREAT_BY_PAWN, n(pieces & ours.pawns));
+    let minors = ours.knights | ours.bishops;
     add(
         &mut s,
         t,
         us,
         f::THREAT_BY_MINOR_ON_MAJOR,
-        n(majors & ours.minors),
+        n(majors & minors),
     );
     let queens_by_rooks = n(them_bb & b.queens() & ours.rooks);
     add(&mut s, t, us, f::THREAT_BY_ROOK_ON_QUEEN, queens_by_rooks);
@@ -127,6 +130,25 @@ pub(super) fn threats<T: Trace>(
         f::HANGING_PAWN,
         n(pawns & ours.all & !theirs.all),
     );
+
+    // Checks we could give from squares the enemy neither occupies nor guards.
+    let king = pos.king(!us);
+    let occ = b.occupied();
+    let safe = !theirs.all & !b.by_color(us);
+    let diagonal = attacks::bishop_attacks(king, occ) & safe;
+    let straight = attacks::rook_attacks(king, occ) & safe;
+    let jumps = attacks::knight_attacks(king) & safe;
+    add(&mut s, t, us, f::SAFE_CHECK_KNIGHT, n(jumps & ours.knights));
+    add(
+        &mut s,
+        t,
+        us,
+        f::SAFE_CHECK_BISHOP,
+        n(diagonal & ours.bishops),
+    );
+    add(&mut s, t, us, f::SAFE_CHECK_ROOK, n(straight & ours.rooks));
+    let queen_checks = n((diagonal | straight) & ours.queens);
+    add(&mut s, t, us, f::SAFE_CHECK_QUEEN, queen_checks);
     s
 }
 
@@ -178,11 +200,23 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, us: Color, t: &mut T) -> (S, 
         if our_pawn_attacks.contains(sq) {
             add(&mut s, t, us, f::CONNECTED + rank, 1);
         }
+        if (our_pawns & adjacent_files(file) & Bitboard::rank(sq.rank())).any() {
+            add(&mut s, t, us, f::PHALANX + rank, 1);
+        }
+        let stop_attacked = sq
+            .offset(0, if us == Color::White { 1 } else { -1 })
+            .is_some_and(|stop| their_pawn_attacks.contains(stop));
+        if stop_attacked && (our_pawns & adjacent_files(file) & !ranks_ahead(us, sq)).is_empty() {
+            add(&mut s, t, us, f::BACKWARD, 1);
+        }
         let front = ranks_ahead(us, sq) & (file_mask(file) | adjacent_files(file));
         if (front & their_pawns).is_empty()
             && (ranks_ahead(us, sq) & file_mask(file) & our_pawns).is_empty()
         {
             add(&mut s, t, us, f::PASSED + rank, 1);
+            if (ranks_ahead(us, sq) & file_mask(file) & occ).is_empty() {
+                add(&mut s, t, us, f::PASSED_FREE + rank, 1);
+            }
             // A passed pawn is worth more with the own king close and the enemy king far.
             if let Some(stop) = sq.offset(0, if us == Color::White { 1 } else { -1 }) {
                 let weight = rank as i32 - 1;
@@ -212,9 +246,24 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, us: Color, t: &mut T) -> (S, 
             let att = attacks::attacks(role, us, sq, occ);
             att_map.all |= att;
             match role {
-                Role::Knight | Role::Bishop => att_map.minors |= att,
+                Role::Knight => att_map.knights |= att,
+                Role::Bishop => att_map.bishops |= att,
                 Role::Rook => att_map.rooks |= att,
-                _ => {}
+                _ => att_map.queens |= att,
+            }
+            if matches!(role, Role::Knight | Role::Bishop) {
+                let rank = sq.rank().relative_to(us).index();
+                let file = sq.file();
+                let attackable = their_pawns & adjacent_files(file) & ranks_ahead(us, sq);
+                if (3..=5).contains(&rank) && our_pawn_attacks.contains(sq) && attackable.is_empty()
+                {
+                    let feature = if role == Role::Knight {
+                        f::OUTPOST_KNIGHT
+                    } else {
+                        f::OUTPOST_BISHOP
+                    };
+                    add(&mut s, t, us, feature, 1);
+                }
             }
             let reach = (att & mobility_area).count() as usize;
             add(&mut s, t, us, MOBILITY[role.index()] + reach, 1);
