@@ -4,12 +4,14 @@
 //!
 //! ```text
 //! arbiter-tune extract [--skip PLIES] GAMES.pgn...  > positions.txt
-//! arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--out FILE] [--note TEXT] positions.txt...
+//! arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] positions.txt...
 //! ```
 //! `extract` writes one quiet position a line, `FEN;result;game` (result 1, 0.5 or 0 for
 //! White; each position once). `fit` reads such lines, optionally with a fourth field, an
 //! oracle's evaluation in centipawns from White's side (`scripts/label-positions.py` adds it);
 //! the target is then `lambda * result + (1 - lambda) * expected score of the evaluation`.
+//! The logistic curve's scale `k` is fitted to the game results under the current weights
+//! unless given (keep it when refitting, so the targets stay the same).
 //! The positions of every tenth game are held out; their loss is reported beside the
 //! training loss, and the weights written are those of the epoch with the lowest held-out loss.
 
@@ -20,13 +22,14 @@ use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: arbiter-tune extract [--skip PLIES] GAMES.pgn...\n       \
-    arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--out FILE] [--note TEXT] POSITIONS...";
+    arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] POSITIONS...";
 
 struct Config {
     epochs: usize,
     lr: f64,
     skip: usize,
     lambda: f64,
+    k: Option<f64>,
     out: Option<String>,
     note: String,
     files: Vec<String>,
@@ -38,6 +41,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         lr: 1.0,
         skip: 10,
         lambda: 1.0,
+        k: None,
         out: None,
         note: String::new(),
         files: Vec::new(),
@@ -54,6 +58,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--lr" => c.lr = val(i)?.parse().map_err(|_| "bad --lr")?,
             "--skip" => c.skip = val(i)?.parse().map_err(|_| "bad --skip")?,
             "--lambda" => c.lambda = val(i)?.parse().map_err(|_| "bad --lambda")?,
+            "--k" => c.k = Some(val(i)?.parse().map_err(|_| "bad --k")?),
             "--out" => c.out = Some(val(i)?),
             "--note" => c.note = val(i)?,
             f if !f.starts_with("--") => {
@@ -129,7 +134,10 @@ fn fit(cfg: &Config) -> Result<(), String> {
         .iter()
         .filter_map(|(pos, r, _, _)| tuning::sample(pos, *r))
         .collect();
-    tuner.fit_k(&by_result);
+    match cfg.k {
+        Some(k) => tuner.k = k,
+        None => tuner.fit_k(&by_result),
+    }
     let k = tuner.k;
     let (mut train, mut hold): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
     for (pos, result, game, cp) in &rows {

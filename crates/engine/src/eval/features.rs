@@ -77,8 +77,21 @@ pub const SAFE_CHECK_BISHOP: usize = SAFE_CHECK_KNIGHT + 1;
 pub const SAFE_CHECK_ROOK: usize = SAFE_CHECK_BISHOP + 1;
 /// Likewise a queen.
 pub const SAFE_CHECK_QUEEN: usize = SAFE_CHECK_ROOK + 1;
+/// The nearest enemy pawn on a file of (or beside) the own king, by its rank from the own
+/// side: a storm coming.
+pub const STORM: usize = SAFE_CHECK_QUEEN + 1;
+/// A passed pawn the enemy king cannot catch, with no enemy pieces left (the rule of the
+/// square).
+pub const UNSTOPPABLE: usize = STORM + 8;
+/// A knight or bishop with a pawn of its colour right in front of it.
+pub const MINOR_BEHIND_PAWN: usize = UNSTOPPABLE + 1;
+/// Per bishop, each own pawn on squares of the bishop's colour.
+pub const BISHOP_PAWNS: usize = MINOR_BEHIND_PAWN + 1;
+/// A square of files c-f, ranks 2-4 from the own side, without an own pawn and not attacked
+/// by an enemy pawn.
+pub const SPACE: usize = BISHOP_PAWNS + 1;
 /// The number of features.
-pub const COUNT: usize = SAFE_CHECK_QUEEN + 1;
+pub const COUNT: usize = SPACE + 1;
 
 /// Groups of features: first index, size, name.
 const GROUPS: &[(usize, usize, &str)] = &[
@@ -118,6 +131,11 @@ const GROUPS: &[(usize, usize, &str)] = &[
     (SAFE_CHECK_BISHOP, 1, "SAFE_CHECK_BISHOP"),
     (SAFE_CHECK_ROOK, 1, "SAFE_CHECK_ROOK"),
     (SAFE_CHECK_QUEEN, 1, "SAFE_CHECK_QUEEN"),
+    (STORM, 8, "STORM"),
+    (UNSTOPPABLE, 1, "UNSTOPPABLE"),
+    (MINOR_BEHIND_PAWN, 1, "MINOR_BEHIND_PAWN"),
+    (BISHOP_PAWNS, 1, "BISHOP_PAWNS"),
+    (SPACE, 1, "SPACE"),
 ];
 
 /// The group a feature belongs to, and its offset in the group.

@@ -1,11 +1,14 @@
 //! Static evaluation: material and piece-square values tapered between middlegame and
-//! endgame, mobility, pawn structure (doubled, isolated, connected, passed pawns), king safety
-//! (pawn shield, attacks on the king's zone), threats (pieces attacked by pawns, majors by
-//! minors, queens by rooks, undefended pieces and pawns), bishop pair, rooks on open files, and
-//! a few endgame scalings. Scores are centipawns from the point of view of the side to move.
+//! endgame, mobility, pawn structure (doubled, isolated, backward, connected, phalanx and passed
+//! pawns, the rule of the square), space, outposts, king safety (pawn shield and storm, attacks
+//! on the king's zone, safe checks), threats (pieces attacked by pawns, majors by minors, queens
+//! by rooks, undefended pieces and pawns), bishop pair and bishops' own pawns, rooks on open
+//! files, and a few endgame scalings. Scores are centipawns from the point of view of the side
+//! to move.
 //!
-//! Every term is a weight times a count ([`features`]); the weights ([`weights`]) are tuned by
-//! `arbiter-tune` on positions labelled by game results (see [`crate::tuning`]).
+//! Every term is a weight times a count ([`features`]); the weights ([`weights`]) are fitted
+//! by `arbiter-tune` to positions labelled by their game's result blended with an oracle
+//! engine's evaluation (see [`crate::tuning`]).
 
 pub mod features;
 mod score;
@@ -234,6 +237,25 @@ mod tests {
         // With a Black rook on b8 the a8 square is guarded: no safe check.
         let guarded = "1r2k3/8/8/8/8/8/8/R3K3 w - - 0 1";
         assert_eq!(count(guarded, features::SAFE_CHECK_ROOK), 0);
+    }
+
+    #[test]
+    fn unstoppable_passed_pawn_follows_the_rule_of_the_square() {
+        // e5 needs three moves; the king on a3 needs five to reach e8, the one on c7 two.
+        let outside = "8/8/8/4P3/8/k7/8/4K3 w - - 0 1";
+        assert_eq!(count(outside, features::UNSTOPPABLE), 1);
+        let inside = "8/2k5/8/4P3/8/8/8/4K3 w - - 0 1";
+        assert_eq!(count(inside, features::UNSTOPPABLE), 0);
+        // Any enemy piece can stop a pawn, so the rule does not apply.
+        let knight = "8/8/8/4P3/8/k7/8/n3K3 w - - 0 1";
+        assert_eq!(count(knight, features::UNSTOPPABLE), 0);
+    }
+
+    #[test]
+    fn pawn_storm_is_counted_by_the_rank_the_nearest_pawn_reached() {
+        let fen = "6k1/8/8/8/6p1/8/8/6K1 w - - 0 1";
+        assert_eq!(count(fen, features::STORM + 3), 1);
+        assert_eq!(count(fen, features::STORM + 6), 0);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::trace::Trace;
 use super::weights::W;
 use super::S;
 use arbiter_rules::attacks;
-use arbiter_rules::{Bitboard, Color, File, Position, Role, Square};
+use arbiter_rules::{Bitboard, Color, File, Position, Rank, Role, Square};
 
 /// Adds `count` times the weight of `feature` to `s`, and records it.
 #[inline(always)]
@@ -187,6 +187,7 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, us: Color, t: &mut T) -> (S, 
     // Pawn structure.
     let our_king = pos.king(us);
     let their_king = pos.king(them);
+    let enemy_has_no_pieces = (theirs & !(b.pawns() | b.kings())).is_empty();
     for sq in our_pawns {
         let file = sq.file();
         let rank = sq.rank().relative_to(us).index() as usize;
@@ -214,6 +215,17 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, us: Color, t: &mut T) -> (S, 
             && (ranks_ahead(us, sq) & file_mask(file) & our_pawns).is_empty()
         {
             add(&mut s, t, us, f::PASSED + rank, 1);
+            if enemy_has_no_pieces {
+                // The rule of the square: the king cannot reach the promotion square in time
+                // (a pawn on its first rank of play may double-step).
+                let promotion =
+                    Square::from_coords(file, Rank::new(7).expect("rank").relative_to(us));
+                let moves_needed = (7 - rank).min(5) as i32;
+                let tempo = i32::from(pos.turn() == them);
+                if their_king.distance(promotion) as i32 - tempo > moves_needed {
+                    add(&mut s, t, us, f::UNSTOPPABLE, 1);
+                }
+            }
             if (ranks_ahead(us, sq) & file_mask(file) & occ).is_empty() {
                 add(&mut s, t, us, f::PASSED_FREE + rank, 1);
             }
@@ -252,6 +264,24 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, us: Color, t: &mut T) -> (S, 
                 _ => att_map.queens |= att,
             }
             if matches!(role, Role::Knight | Role::Bishop) {
+                let ahead = sq.offset(0, if us == Color::White { 1 } else { -1 });
+                if ahead.is_some_and(|q| our_pawns.contains(q)) {
+                    add(&mut s, t, us, f::MINOR_BEHIND_PAWN, 1);
+                }
+                if role == Role::Bishop {
+                    let colour = if Bitboard::LIGHT.contains(sq) {
+                        Bitboard::LIGHT
+                    } else {
+                        Bitboard::DARK
+                    };
+                    add(
+                        &mut s,
+                        t,
+                        us,
+                        f::BISHOP_PAWNS,
+                        (our_pawns & colour).count() as i32,
+                    );
+                }
                 let rank = sq.rank().relative_to(us).index();
                 let file = sq.file();
                 let attackable = their_pawns & adjacent_files(file) & ranks_ahead(us, sq);
@@ -301,6 +331,37 @@ pub(super) fn side_terms<T: Trace>(pos: &Position, us: Color, t: &mut T) -> (S, 
         attack_units * 2
     };
     add(&mut s, t, us, f::KING_DANGER, danger / 4);
+
+    // Space behind the own pawn front.
+    let centre_zone = match us {
+        Color::White => Bitboard(0x0000_0000_3C3C_3C00),
+        Color::Black => Bitboard(0x003C_3C3C_0000_0000),
+    };
+    let space = centre_zone & !our_pawns & !their_pawn_attacks;
+    add(&mut s, t, us, f::SPACE, space.count() as i32);
+
+    // Enemy pawns storming the own king's files.
+    let kf = our_king.file().index() as i8;
+    for df in -1i8..=1 {
+        let Some(file) = u8::try_from(kf + df).ok().and_then(File::new) else {
+            continue;
+        };
+        let storm = their_pawns & file_mask(file) & ranks_ahead(us, our_king);
+        let nearest = if us == Color::White {
+            storm.first()
+        } else {
+            storm.last()
+        };
+        if let Some(p) = nearest {
+            add(
+                &mut s,
+                t,
+                us,
+                f::STORM + p.rank().relative_to(us).index() as usize,
+                1,
+            );
+        }
+    }
 
     // Our own king's pawn shield.
     let kr = our_king.rank().relative_to(us).index();
