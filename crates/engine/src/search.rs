@@ -163,6 +163,8 @@ pub(crate) struct Searcher<'a> {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// The move played at each ply of the current path (`None` for a null move).
     path: [Option<Move>; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current path (`-INF` when in check).
+    evals: [i32; MAX_PLY + 1],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     noise: i32,
@@ -254,6 +256,7 @@ impl<'a> Searcher<'a> {
             hashes: game_hashes,
             killers: [[None; 2]; MAX_PLY + 1],
             path: [None; MAX_PLY + 1],
+            evals: [-INF; MAX_PLY + 1],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             noise,
@@ -391,9 +394,14 @@ impl<'a> Searcher<'a> {
             }
         };
 
+        // Improving: the static evaluation rose since our previous move, so cuts are likelier
+        // and fewer late moves need a look.
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning: far above beta at low depth.
-            if depth <= 6 && static_eval - 85 * depth >= beta {
+            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             // Null-move pruning: passing still leaves us above beta.
@@ -454,7 +462,8 @@ impl<'a> Searcher<'a> {
             if ply > 0 && best > -MATE_BOUND && alpha < MATE_BOUND && !in_check && !gives_check {
                 if quiet {
                     // Late-move pruning and futility pruning of quiet moves.
-                    if !pv_node && depth <= 4 && searched >= 3 + depth * depth * 2 {
+                    let late = (3 + depth * depth) / (2 - i32::from(improving));
+                    if !pv_node && depth <= 8 && searched >= late {
                         continue;
                     }
                     if !pv_node && depth <= 5 && static_eval + 110 + 95 * depth <= alpha {
