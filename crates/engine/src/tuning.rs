@@ -216,7 +216,7 @@ pub fn render_weights(weights: &[S], note: &str) -> String {
     let mut out = String::new();
     out.push_str(
         "//! The evaluation's weights, one middlegame/endgame pair per feature of\n\
-         //! [`features`](super::features). Written by `arbiter-tune` (see `crate::tuning`):\n",
+         //! [`features`](super::features). Written by `arbiter-tune` (the engine's tuning module):\n",
     );
     for line in note.lines() {
         out.push_str(&format!("//! {line}\n"));

@@ -8,7 +8,7 @@
 //!
 //! Every term is a weight times a count ([`features`]); the weights ([`weights`]) are fitted
 //! by `arbiter-tune` to positions labelled by their game's result blended with an oracle
-//! engine's evaluation (see [`crate::tuning`]).
+//! engine's evaluation (the tuning module, run by `arbiter-tune`).
 
 pub mod features;
 mod score;

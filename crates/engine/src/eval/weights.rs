@@ -1,5 +1,5 @@
 //! The evaluation's weights, one middlegame/endgame pair per feature of
-//! [`features`](super::features). Written by `arbiter-tune` (see `crate::tuning`):
+//! [`features`](super::features). Written by `arbiter-tune` (the engine's tuning module):
 //! fit --epochs 600 --lr 0.3 --lambda 0.25 --k 1.2377, starting from the first tuning, on 285,014
 //! quiet positions (arbiter-tune extract --skip 8) of 5,168 games: the first tuning's 195,353
 //! positions of 3,899 games (754 self-play games of the engine at 8,000 nodes from 1,291
