@@ -120,16 +120,12 @@ impl Tuner {
         (mg * ph + eg * (24.0 - ph)) / 24.0 * s.coefs.scale as f64
     }
 
-    fn expected(&self, e: f64, k: f64) -> f64 {
-        expected_score(e, k)
-    }
-
     /// Mean squared error of the expected scores under scale `k`.
     pub fn loss_with(&self, samples: &[Sample], k: f64) -> f64 {
         let sum: f64 = samples
             .iter()
             .map(|s| {
-                let d = s.result as f64 - self.expected(self.evaluate(s), k);
+                let d = s.result as f64 - expected_score(self.evaluate(s), k);
                 d * d
             })
             .sum();
@@ -165,7 +161,7 @@ impl Tuner {
         let mut loss = 0.0;
         for s in samples {
             let e = self.evaluate(s);
-            let p = self.expected(e, self.k);
+            let p = expected_score(e, self.k);
             let d = p - s.result as f64;
             loss += d * d;
             let g = d * p * (1.0 - p) * self.k * LN10 / 400.0 * s.coefs.scale as f64;

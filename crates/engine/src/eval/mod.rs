@@ -117,12 +117,17 @@ fn blend(s: S, phase: i32) -> i32 {
     (s.0 * phase + s.1 * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
-/// The evaluation of `pos` in centipawns, from the side to move's point of view.
-pub fn evaluate(pos: &Position) -> i32 {
-    let (s, phase) = linear(pos, &mut NoTrace);
+/// White's evaluation of `pos`, with its phase and how it was finished.
+fn white_eval<T: Trace>(pos: &Position, t: &mut T) -> (i32, i32, Finish) {
+    let (s, phase) = linear(pos, t);
     let blended = blend(s, phase);
     let fin = finish(pos, blended, phase);
-    let score = blended * fin.scale8 / 8 + fin.bonus;
+    (blended * fin.scale8 / 8 + fin.bonus, phase, fin)
+}
+
+/// The evaluation of `pos` in centipawns, from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> i32 {
+    let (score, _, _) = white_eval(pos, &mut NoTrace);
     if pos.turn() == Color::White {
         score
     } else {
@@ -134,9 +139,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// White's evaluation as [`evaluate`] computes it.
 pub fn coefficients(pos: &Position) -> (Coefficients, i32) {
     let mut dense = Dense(Box::new([0; features::COUNT]));
-    let (s, phase) = linear(pos, &mut dense);
-    let blended = blend(s, phase);
-    let fin = finish(pos, blended, phase);
+    let (score, phase, fin) = white_eval(pos, &mut dense);
     let counts = dense
         .0
         .iter()
@@ -150,7 +153,7 @@ pub fn coefficients(pos: &Position) -> (Coefficients, i32) {
         scale: fin.scale8 as f32 / 8.0,
         nonlinear: fin.bonus != 0,
     };
-    (coefs, blended * fin.scale8 / 8 + fin.bonus)
+    (coefs, score)
 }
 
 #[cfg(test)]
