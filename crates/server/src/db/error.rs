@@ -13,6 +13,9 @@ impl From<StoreError> for crate::error::AppError {
                 Self::Unavailable(format!("the database is unreachable ({why}); retry"))
             }
             StoreError::Fenced => Self::Unavailable(FENCED.into()),
+            StoreError::Unconfirmed(why) => Self::Unavailable(format!(
+                "the database did not confirm the write ({why}); retry"
+            )),
             other => Self::Internal(other.to_string()),
         }
     }
@@ -34,6 +37,10 @@ pub enum StoreError {
     /// another node has taken the game over), so nothing was written.
     #[error("fenced: this node no longer owns the game")]
     Fenced,
+    /// The connection failed while the database committed: the writes may or may not be
+    /// stored. Whoever holds the state they change must read it again from the database.
+    #[error("commit not confirmed: {0}")]
+    Unconfirmed(String),
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

@@ -577,7 +577,11 @@ pub(super) async fn commit_batch(
             return Err(StoreError::Fenced);
         }
     }
-    tx.commit().await?;
+    // A failure here leaves the outcome unknown: PostgreSQL may have committed before the
+    // connection broke.
+    tx.commit()
+        .await
+        .map_err(|e| StoreError::Unconfirmed(e.to_string()))?;
     Ok(committed)
 }
 

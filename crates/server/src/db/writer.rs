@@ -55,8 +55,12 @@ pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
                     let _ = ack.send(Ok(c));
                 }
             }
-            Err(e) if jobs.len() == 1 || matches!(e, StoreError::Unavailable(_)) => {
-                // One write, or a database that cannot be reached: every write fails alike.
+            Err(e)
+                if jobs.len() == 1
+                    || matches!(e, StoreError::Unavailable(_) | StoreError::Unconfirmed(_)) =>
+            {
+                // One write, a database that cannot be reached, or a commit of unknown outcome
+                // (which a retry could store twice): every write fails alike.
                 tracing::warn!(error = %e, n = jobs.len(), "write failed");
                 for (_, _, ack) in jobs.drain(..) {
                     let _ = ack.send(Err(reported(&e)));
@@ -75,12 +79,13 @@ pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
     tracing::debug!("database writer stopped");
 }
 
-/// The error a write's sender receives: unreachable and fenced as such, any other refusal as
+/// The error a write's sender receives: unreachable, fenced and unconfirmed as such, any other refusal as
 /// [`StoreError::Write`].
 fn reported(e: &StoreError) -> StoreError {
     match e {
         StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
         StoreError::Fenced => StoreError::Fenced,
+        StoreError::Unconfirmed(m) => StoreError::Unconfirmed(m.clone()),
         other => StoreError::Write(other.to_string()),
     }
 }

@@ -202,8 +202,10 @@ pub struct GameActor {
     computer: Option<Computer>,
     /// Cluster mode: the lease under which this node took the game; every commit carries it.
     fence: Option<Fence>,
-    /// A commit was refused by the fence: another node owns the game now; the actor stops.
-    fenced: bool,
+    /// This actor's game may differ from the database's: a commit was refused by the fence
+    /// (another node owns the game now) or not confirmed (the database may hold events this
+    /// actor undid). The actor stops; the next request loads the game again from the database.
+    stale: bool,
 }
 
 /// What a computer's search gave the actor: an answer, or an error with the player back
@@ -343,7 +345,7 @@ impl GameActor {
             me: None,
             computer,
             fence: None,
-            fenced: false,
+            stale: false,
         })
     }
 
@@ -475,8 +477,16 @@ impl GameActor {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         const IDLE: Duration = Duration::from_secs(600);
         loop {
+            if self.stale {
+                break;
+            }
             self.auto_start().await;
             self.computer_step().await;
+            if self.stale {
+                // A timer's or the computer's commit made the state stale: stop now, so that
+                // subscribers reconnect to the game as the database has it.
+                break;
+            }
             let alarm = self.flag_alarm();
             let idle = Instant::now() + IDLE;
             let cmd = tokio::select! {
@@ -494,9 +504,9 @@ impl GameActor {
                 }
             };
             let Some(cmd) = cmd else { break };
-            if self.fenced {
-                // Another node owns the game now: answer nothing more from here (the hub asks
-                // the new owner).
+            if self.stale {
+                // Another node owns the game now, or the database knows better: answer nothing
+                // more from here (the hub asks the new owner, or loads the game again).
                 drop(cmd);
                 break;
             }
@@ -547,11 +557,13 @@ impl GameActor {
                             rx,
                             last_seq: self.last_seq(),
                         },
+                        // A client never gets an event it says it has (`since` beyond the
+                        // last event: it saw the database's, which this actor had not).
                         Some(n) => Subscription {
                             state: None,
                             backlog: self.since(n),
                             rx,
-                            last_seq: self.last_seq(),
+                            last_seq: self.last_seq().max(n),
                         },
                     };
                     let _ = reply.send(Ok(sub));
@@ -560,7 +572,7 @@ impl GameActor {
                     let _ = reply.send(Ok(self.since(after)));
                 }
             }
-            if self.fenced {
+            if self.stale {
                 break;
             }
         }
@@ -638,16 +650,25 @@ impl GameActor {
         let _ = self.events.send(ev);
     }
 
-    /// Commit `write` under this actor's fence; a refused fence stops the actor.
+    /// Commit `write` under this actor's fence; a refused fence or an unconfirmed commit
+    /// stops the actor.
     async fn write(&mut self, write: Write) -> ApiResult<db::Committed> {
         let started = std::time::Instant::now();
         let r = self.ctx.store.write_fenced(write, self.fence.clone()).await;
         METRICS.commit(started.elapsed());
         r.map_err(|e| {
-            if matches!(e, StoreError::Fenced) {
-                tracing::warn!(game = %self.id, "fenced: another node owns the game now");
-                METRICS.fenced();
-                self.fenced = true;
+            match &e {
+                StoreError::Fenced => {
+                    tracing::warn!(game = %self.id, "fenced: another node owns the game now");
+                    METRICS.fenced();
+                    self.stale = true;
+                }
+                StoreError::Unconfirmed(why) => {
+                    tracing::warn!(game = %self.id, error = %why,
+                        "commit not confirmed: the game will be loaded again from the database");
+                    self.stale = true;
+                }
+                _ => {}
             }
             AppError::from(e)
         })

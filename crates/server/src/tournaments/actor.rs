@@ -176,6 +176,9 @@ pub struct TournamentActor {
     /// The automatic start or pairing failed: wait for the director.
     auto_failed: bool,
     watched: HashSet<String>,
+    /// A commit was not confirmed: the database may hold events this state lacks. The actor
+    /// stops; the next request loads the tournament again from the database.
+    stale: bool,
 }
 
 /// Is self-registration (or, for the director, entering a player) possible now?
@@ -252,6 +255,7 @@ impl TournamentActor {
             events: broadcast::channel(256).0,
             loaded_at: db::now_unix_ms(),
             auto_failed: false,
+            stale: false,
             watched: HashSet::new(),
         };
         tokio::spawn(actor.run(rx));
@@ -317,6 +321,9 @@ impl TournamentActor {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         let mut closing = self.ctx.closing.subscribe();
         loop {
+            if self.stale {
+                break;
+            }
             self.watch_games();
             let alarm = self.next_alarm();
             let sleep_until = alarm.as_ref().map_or_else(
@@ -1130,7 +1137,15 @@ impl TournamentActor {
                 })),
                 self.fence.clone(),
             )
-            .await?;
+            .await
+            .map_err(|e| {
+                if let StoreError::Unconfirmed(why) = &e {
+                    tracing::warn!(tournament = %self.state.id, error = %why,
+                        "commit not confirmed: the tournament will be loaded again");
+                    self.stale = true;
+                }
+                AppError::from(e)
+            })?;
         let first = self.state.last_seq + 1;
         self.state = next;
         self.publish(first, &events);

@@ -272,13 +272,40 @@ impl Tournaments {
         id: &str,
         make: impl FnOnce(oneshot::Sender<ApiResult<T>>) -> Cmd,
     ) -> ApiResult<T> {
-        let h = self.handle(id).await?;
+        let mut h = self.handle(id).await?;
         let (tx, rx) = oneshot::channel();
-        h.send(make(tx))
-            .await
-            .map_err(|_| AppError::Unavailable("the server is shutting down".into()))?;
+        let mut cmd = make(tx);
+        // An actor that has stopped (its state stale after an unconfirmed commit): load the
+        // tournament again, once.
+        for attempt in 0..2 {
+            match h.send(cmd).await {
+                Ok(()) => break,
+                Err(mpsc::error::SendError(back)) if attempt == 0 => {
+                    self.forget(id, &h);
+                    h = self.handle(id).await?;
+                    cmd = back;
+                }
+                Err(_) => {
+                    return Err(AppError::Unavailable(
+                        "the tournament is being reloaded; retry".into(),
+                    ))
+                }
+            }
+        }
         rx.await
             .map_err(|_| AppError::Unavailable("the server is shutting down".into()))?
+    }
+
+    /// Drop the cached handle `h` of tournament `id` (its actor has stopped).
+    fn forget(&self, id: &str, h: &mpsc::Sender<Cmd>) {
+        let mut actors = self.actors.lock().expect("tournaments lock");
+        if actors
+            .get(id)
+            .and_then(|c| c.get())
+            .is_some_and(|cached| cached.same_channel(h))
+        {
+            actors.remove(id);
+        }
     }
 
     /// The state now.

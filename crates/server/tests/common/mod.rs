@@ -65,6 +65,17 @@ impl T {
         })
     }
 
+    /// A test over a server started by the caller on database `db`.
+    pub fn from_server(server: Running, db: String) -> T {
+        T {
+            base: format!("http://{}", server.addr()),
+            server: Some(server),
+            http: reqwest::Client::new(),
+            db,
+            _dir: None,
+        }
+    }
+
     /// Stop the server gracefully and start a new one on the same database.
     pub async fn restart(&mut self) {
         self.server.take().unwrap().shutdown().await;
