@@ -114,6 +114,36 @@ pub(crate) struct Heuristics {
     pub history: Box<[[[i32; 64]; 64]; 2]>,
     /// The quiet move that last refuted each move (by its from and to squares).
     pub counter: Box<[[Option<Move>; 64]; 64]>,
+    /// Correction history: by side to move and pawn structure, a running average of how far
+    /// the search's results have been from the static evaluation (in 1/[`CORR_GRAIN`] pawns'
+    /// centipawns), added to the evaluation of later positions with those pawns. What the
+    /// evaluation misjudges about a structure in this game is learnt while searching it.
+    pub correction: Box<[[i32; CORR_SIZE]; 2]>,
+}
+
+/// Entries per side of the correction history.
+const CORR_SIZE: usize = 16_384;
+/// Fixed-point scale of the correction history's entries.
+const CORR_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORR_LIMIT: i32 = 80;
+
+/// A correction history entry moved toward `diff` centipawns (clamped to ±[`CORR_LIMIT`]) by a
+/// search of `depth`: a weighted running average, deeper results weighing more.
+fn blend_correction(entry: i32, depth: i32, diff: i32) -> i32 {
+    let w = (depth + 1).clamp(1, 16);
+    let target = diff.clamp(-CORR_LIMIT, CORR_LIMIT) * CORR_GRAIN;
+    (entry * (256 - w) + target * w) / 256
+}
+
+/// The correction history's slot for the pawns of `pos`.
+#[inline]
+fn pawn_slot(pos: &Position) -> usize {
+    let b = pos.board();
+    let pawns = b.pawns();
+    let white = (pawns & b.by_color(arbiter_rules::Color::White)).0;
+    let black = (pawns & b.by_color(arbiter_rules::Color::Black)).0;
+    (mix(white ^ mix(black ^ 0x9e37_79b9_7f4a_7c15)) % CORR_SIZE as u64) as usize
 }
 
 impl Heuristics {
@@ -121,11 +151,18 @@ impl Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[None; 64]; 64]),
+            correction: vec![[0; CORR_SIZE]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("two sides"),
         }
     }
     pub fn clear(&mut self) {
         *self.history = [[[0; 64]; 64]; 2];
         *self.counter = [[None; 64]; 64];
+        for side in self.correction.iter_mut() {
+            side.fill(0);
+        }
     }
     fn age(&mut self) {
         for side in self.history.iter_mut() {
@@ -277,6 +314,21 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The static evaluation `raw` of `pos` with the correction history's adjustment.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        let c = self.heur.correction[pos.turn().index()][pawn_slot(pos)] / CORR_GRAIN;
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction for the pawns of `pos` toward `diff` (a search result minus the
+    /// raw static evaluation), the more the deeper the search.
+    #[inline]
+    fn learn_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
+        let e = &mut self.heur.correction[pos.turn().index()][pawn_slot(pos)];
+        *e = blend_correction(*e, depth, diff);
+    }
+
     #[inline]
     fn check_stop(&mut self) {
         if self.nodes & 1023 == 0 {
@@ -385,13 +437,19 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check {
+        // The table keeps the raw evaluation; the correction is applied afresh.
+        let raw_eval = if in_check {
             -INF
         } else {
             match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(pos),
             }
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
         };
 
         // Improving: the static evaluation rose since our previous move, so cuts are likelier
@@ -430,17 +488,20 @@ impl<'a> Searcher<'a> {
         let us = pos.turn().index();
         let prev = if ply > 0 { self.path[ply - 1] } else { None };
         let counter = prev.and_then(|p| self.heur.counter[p.from.idx()][p.to.idx()]);
-        let picker = Picker::new(
-            pos,
-            tt_move,
-            self.killers[ply],
-            counter,
-            &self.heur.history[us],
-        );
-        if picker.is_empty() {
-            // Art. 5.1.1 checkmate, Art. 5.2.1 stalemate.
-            return if in_check { -MATE + ply as i32 } else { 0 };
+        let killers = self.killers[ply];
+        // The hash move alone first, before any move is generated: when it cuts, as it mostly
+        // does where it exists, the node costs no generation and no ordering.
+        let hash_move = tt_move.filter(|&m| pos.is_legal(m));
+        let mut picker = None;
+        if hash_move.is_none() {
+            let p = Picker::new(pos, None, killers, counter, &self.heur.history[us]);
+            if p.is_empty() {
+                // Art. 5.1.1 checkmate, Art. 5.2.1 stalemate.
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            picker = Some(p);
         }
+        let mut hash_pending = hash_move;
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0;
@@ -449,7 +510,23 @@ impl<'a> Searcher<'a> {
         let old_alpha = alpha;
         let lmr = lmr_table();
 
-        for (m, order) in picker {
+        loop {
+            let (m, order) = match hash_pending.take() {
+                Some(h) => (h, movepick::HASH_MOVE),
+                None => {
+                    let p = picker.get_or_insert_with(|| {
+                        let mut p =
+                            Picker::new(pos, hash_move, killers, counter, &self.heur.history[us]);
+                        // The hash move, searched already, is the first.
+                        p.next();
+                        p
+                    });
+                    match p.next() {
+                        Some(next) => next,
+                        None => break,
+                    }
+                }
+            };
             if ply == 0 && self.root_excluded.contains(&m) {
                 continue;
             }
@@ -552,12 +629,23 @@ impl<'a> Searcher<'a> {
             // A search without some root moves does not know the root's true value.
             return best;
         }
+        // Learn where the result says more than a bound on the wrong side of the evaluation,
+        // from quiet best moves only (a capture's gain is not the structure's doing).
+        let quiet_best = best_move.is_none_or(|m| !pos.is_capture(m) && m.promotion.is_none());
+        if !in_check
+            && quiet_best
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.learn_correction(pos, depth, best - raw_eval);
+        }
         self.tt.store(
             key,
             Entry {
                 best: best_move,
                 score: to_tt(best, ply),
-                eval: if in_check { 0 } else { static_eval },
+                eval: if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             },
@@ -610,14 +698,16 @@ impl<'a> Searcher<'a> {
         }
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = match tte {
+            raw_eval = match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(pos),
             };
+            stand_pat = self.corrected(pos, raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -670,7 +760,7 @@ impl<'a> Searcher<'a> {
             Entry {
                 best: best_move,
                 score: to_tt(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
+                eval: raw_eval,
                 depth: 0,
                 bound,
             },
@@ -865,6 +955,48 @@ pub(crate) fn game_hashes(start: &Position, moves: &[Move]) -> (Position, Vec<u6
 mod tests {
     use super::*;
     use arbiter_rules::CastlingMode;
+
+    #[test]
+    fn correction_history_learns_the_average_error_within_its_limit() {
+        // Repeated results 50 cp above the evaluation: the correction approaches +50.
+        let mut e = 0;
+        for _ in 0..400 {
+            e = blend_correction(e, 10, 50);
+        }
+        assert!((e / CORR_GRAIN - 50).abs() <= 1, "{}", e / CORR_GRAIN);
+        // A deep result moves it more than a shallow one.
+        let shallow = blend_correction(0, 1, -40);
+        let deep = blend_correction(0, 15, -40);
+        assert!(deep < shallow && shallow < 0, "{deep} {shallow}");
+        // Mate-sized differences do not push it past the limit.
+        let mut e = 0;
+        for _ in 0..2000 {
+            e = blend_correction(e, 20, 30_000);
+        }
+        assert!(e <= CORR_LIMIT * CORR_GRAIN && e / CORR_GRAIN >= CORR_LIMIT - 1);
+    }
+
+    #[test]
+    fn pawn_slot_depends_on_the_pawns_only() {
+        let a = Position::from_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            arbiter_rules::CastlingMode::Standard,
+        )
+        .unwrap();
+        // Other pieces elsewhere, same pawns: same slot; one pawn moved: another slot.
+        let b = Position::from_fen(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 4 4",
+            arbiter_rules::CastlingMode::Standard,
+        )
+        .unwrap();
+        let c = Position::from_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
+            arbiter_rules::CastlingMode::Standard,
+        )
+        .unwrap();
+        assert_eq!(pawn_slot(&a), pawn_slot(&b));
+        assert_ne!(pawn_slot(&a), pawn_slot(&c));
+    }
 
     #[test]
     fn art_5_2_2_locked_pawn_wall_is_a_dead_draw() {
