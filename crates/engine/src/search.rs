@@ -115,8 +115,8 @@ pub(crate) struct Heuristics {
     /// The quiet move that last refuted each move (by its from and to squares).
     pub counter: Box<[[Option<Move>; 64]; 64]>,
     /// Correction history: by side to move and pawn structure, a running average of how far
-    /// the search's results have been from the static evaluation (in 1/[`CORR_GRAIN`] pawns'
-    /// centipawns), added to the evaluation of later positions with those pawns. What the
+    /// the search's results have been from the static evaluation (centipawns ×
+    /// [`CORR_GRAIN`]), added to the evaluation of later positions with those pawns. What the
     /// evaluation misjudges about a structure in this game is learnt while searching it.
     pub correction: Box<[[i32; CORR_SIZE]; 2]>,
 }
@@ -438,18 +438,11 @@ impl<'a> Searcher<'a> {
         }
 
         // The table keeps the raw evaluation; the correction is applied afresh.
-        let raw_eval = if in_check {
-            -INF
+        let (raw_eval, static_eval) = if in_check {
+            (-INF, -INF)
         } else {
-            match tte {
-                Some(e) => e.eval,
-                None => self.evaluate(pos),
-            }
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.corrected(pos, raw_eval)
+            let raw = tte.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            (raw, self.corrected(pos, raw))
         };
 
         // Improving: the static evaluation rose since our previous move, so cuts are likelier
@@ -980,18 +973,18 @@ mod tests {
     fn pawn_slot_depends_on_the_pawns_only() {
         let a = Position::from_fen(
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            arbiter_rules::CastlingMode::Standard,
+            CastlingMode::Standard,
         )
         .unwrap();
         // Other pieces elsewhere, same pawns: same slot; one pawn moved: another slot.
         let b = Position::from_fen(
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 4 4",
-            arbiter_rules::CastlingMode::Standard,
+            CastlingMode::Standard,
         )
         .unwrap();
         let c = Position::from_fen(
             "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
-            arbiter_rules::CastlingMode::Standard,
+            CastlingMode::Standard,
         )
         .unwrap();
         assert_eq!(pawn_slot(&a), pawn_slot(&b));

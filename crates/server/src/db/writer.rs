@@ -79,8 +79,8 @@ pub(super) async fn writer_loop(pool: AnyPool, mut rx: mpsc::Receiver<Job>) {
     tracing::debug!("database writer stopped");
 }
 
-/// The error a write's sender receives: unreachable, fenced and unconfirmed as such, any other refusal as
-/// [`StoreError::Write`].
+/// The error a write's sender receives: unreachable, fenced and unconfirmed as such, any
+/// other refusal as [`StoreError::Write`].
 fn reported(e: &StoreError) -> StoreError {
     match e {
         StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),

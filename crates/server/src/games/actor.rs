@@ -478,6 +478,8 @@ impl GameActor {
         const IDLE: Duration = Duration::from_secs(600);
         loop {
             if self.stale {
+                // Another node owns the game now, or the database knows better: answer nothing
+                // more from here (the hub asks the new owner, or loads the game again).
                 break;
             }
             self.auto_start().await;
@@ -504,12 +506,6 @@ impl GameActor {
                 }
             };
             let Some(cmd) = cmd else { break };
-            if self.stale {
-                // Another node owns the game now, or the database knows better: answer nothing
-                // more from here (the hub asks the new owner, or loads the game again).
-                drop(cmd);
-                break;
-            }
             match cmd {
                 Cmd::Join(account, reply) => {
                     let r = self.join(account).await;
@@ -571,9 +567,6 @@ impl GameActor {
                 Cmd::Since { after, reply } => {
                     let _ = reply.send(Ok(self.since(after)));
                 }
-            }
-            if self.stale {
-                break;
             }
         }
     }

@@ -272,25 +272,15 @@ impl Tournaments {
         id: &str,
         make: impl FnOnce(oneshot::Sender<ApiResult<T>>) -> Cmd,
     ) -> ApiResult<T> {
-        let mut h = self.handle(id).await?;
+        let h = self.handle(id).await?;
         let (tx, rx) = oneshot::channel();
-        let mut cmd = make(tx);
-        // An actor that has stopped (its state stale after an unconfirmed commit): load the
-        // tournament again, once.
-        for attempt in 0..2 {
-            match h.send(cmd).await {
-                Ok(()) => break,
-                Err(mpsc::error::SendError(back)) if attempt == 0 => {
-                    self.forget(id, &h);
-                    h = self.handle(id).await?;
-                    cmd = back;
-                }
-                Err(_) => {
-                    return Err(AppError::Unavailable(
-                        "the tournament is being reloaded; retry".into(),
-                    ))
-                }
-            }
+        if let Err(mpsc::error::SendError(cmd)) = h.send(make(tx)).await {
+            // An actor that has stopped (its state stale after an unconfirmed commit): load
+            // the tournament again, once.
+            self.forget(id, &h);
+            self.handle(id).await?.send(cmd).await.map_err(|_| {
+                AppError::Unavailable("the tournament is being reloaded; retry".into())
+            })?;
         }
         rx.await
             .map_err(|_| AppError::Unavailable("the server is shutting down".into()))?
