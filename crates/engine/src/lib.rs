@@ -23,6 +23,7 @@ pub mod clock;
 pub mod eval;
 pub mod external;
 pub mod movepick;
+pub mod nnue;
 pub mod play;
 pub mod review;
 pub mod search;
@@ -256,6 +257,10 @@ impl Engine {
 
     /// Sets the playing level.
     pub fn set_level(&mut self, level: Level) {
+        // The table keeps static evaluations: from the other evaluation they would mislead.
+        if (level == Level::MAX) != (self.level == Level::MAX) {
+            self.tt.clear();
+        }
         self.level = level;
     }
 
@@ -324,8 +329,18 @@ impl Engine {
             nodes,
             depth,
         };
-        let mut searcher =
-            search::Searcher::new(&mut self.tt, &mut self.heur, stop, hashes, noise, seed);
+        // Full strength evaluates with the network; the lower levels keep the classical
+        // evaluation their Elo estimates were measured with.
+        let network = self.level == Level::MAX;
+        let mut searcher = search::Searcher::new(
+            &mut self.tt,
+            &mut self.heur,
+            stop,
+            hashes,
+            noise,
+            seed,
+            network,
+        );
         searcher.run(&root, limits.multi_pv.max(1), on_info)
     }
 

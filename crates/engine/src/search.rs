@@ -6,6 +6,7 @@
 
 use crate::eval;
 use crate::movepick::{self, Picker};
+use crate::nnue;
 use crate::time::Instant;
 use crate::tt::{Bound, Entry, Table};
 use arbiter_rules::{Move, Position};
@@ -210,6 +211,11 @@ pub(crate) struct Searcher<'a> {
     /// Root moves left out of this search: the first moves of the better lines already
     /// found in this iteration (multi-PV).
     root_excluded: Vec<Move>,
+    /// Whether positions are evaluated by the network (full strength) or by the classical
+    /// evaluation (the lower levels, measured with it).
+    network: bool,
+    /// The evaluation network's accumulators along the current path.
+    nn: nnue::Stack,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -282,6 +288,7 @@ impl<'a> Searcher<'a> {
         game_hashes: Vec<u64>,
         noise: i32,
         seed: u64,
+        network: bool,
     ) -> Searcher<'a> {
         Searcher {
             tt,
@@ -300,12 +307,24 @@ impl<'a> Searcher<'a> {
             seed,
             root_best: None,
             root_excluded: Vec::new(),
+            network,
+            nn: nnue::Stack::new(MAX_PLY + 1),
         }
     }
 
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let e = eval::evaluate(pos);
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let e = if self.network {
+            let v = self.nn.evaluate(ply, pos.turn());
+            debug_assert_eq!(v, nnue::network().evaluate(pos), "ply {ply}");
+            if nnue::RESIDUAL {
+                v + eval::evaluate(pos)
+            } else {
+                v
+            }
+        } else {
+            eval::evaluate(pos)
+        };
         if self.noise == 0 {
             e
         } else {
@@ -415,7 +434,7 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         if ply > 0 {
             // Mate distance pruning.
@@ -441,7 +460,10 @@ impl<'a> Searcher<'a> {
         let (raw_eval, static_eval) = if in_check {
             (-INF, -INF)
         } else {
-            let raw = tte.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            let raw = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(pos, ply),
+            };
             (raw, self.corrected(pos, raw))
         };
 
@@ -460,6 +482,7 @@ impl<'a> Searcher<'a> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.play_null();
+                self.nn.enter(ply + 1, &child);
                 self.path[ply] = None;
                 self.hashes.push(child.hash());
                 let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -553,6 +576,7 @@ impl<'a> Searcher<'a> {
             }
 
             self.hashes.push(child.hash());
+            self.nn.enter(ply + 1, &child);
             self.path[ply] = Some(m);
             let new_depth = depth - 1;
             let mut s;
@@ -682,7 +706,7 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let key = pos.hash();
         let tte = self.tt.probe(key);
@@ -698,7 +722,7 @@ impl<'a> Searcher<'a> {
         } else {
             raw_eval = match tte {
                 Some(e) => e.eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             stand_pat = self.corrected(pos, raw_eval);
             if stand_pat >= beta {
@@ -728,6 +752,7 @@ impl<'a> Searcher<'a> {
             }
             let mut child = *pos;
             child.play_unchecked(m);
+            self.nn.enter(ply + 1, &child);
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
@@ -775,6 +800,7 @@ impl<'a> Searcher<'a> {
     ) -> SearchResult {
         self.tt.new_search();
         self.heur.age();
+        self.nn.set_root(root);
         let root_moves = root.legal_moves();
         if root_moves.is_empty() {
             let score = if root.is_check() {

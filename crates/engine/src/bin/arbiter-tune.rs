@@ -4,8 +4,11 @@
 //!
 //! ```text
 //! arbiter-tune extract [--skip PLIES] GAMES.pgn...  > positions.txt
+//! arbiter-tune play [--games N] [--nodes K] [--seed S]  > positions.txt
 //! arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] positions.txt...
 //! ```
+//! `play` has the engine play itself (`--nodes` a move, after 8–11 random plies from the
+//! start, seeded by `--seed`) and writes the quiet positions of those games like `extract`.
 //! `extract` writes one quiet position a line, `FEN;result;game` (result 1, 0.5 or 0 for
 //! White; each position once). `fit` reads such lines, optionally with a fourth field, an
 //! oracle's evaluation in centipawns from White's side (`scripts/label-positions.py` adds it);
@@ -22,6 +25,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: arbiter-tune extract [--skip PLIES] GAMES.pgn...\n       \
+    arbiter-tune play [--games N] [--nodes K] [--seed S]\n       \
     arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] POSITIONS...";
 
 struct Config {
@@ -32,6 +36,11 @@ struct Config {
     k: Option<f64>,
     out: Option<String>,
     note: String,
+    games: u64,
+    nodes: u64,
+    seed: u64,
+    residual: bool,
+    decay: f64,
     files: Vec<String>,
 }
 
@@ -44,6 +53,11 @@ fn parse(args: &[String]) -> Result<Config, String> {
         k: None,
         out: None,
         note: String::new(),
+        games: 1000,
+        nodes: 5000,
+        seed: 1,
+        residual: false,
+        decay: 0.0,
         files: Vec::new(),
     };
     let mut i = 0;
@@ -61,6 +75,15 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--k" => c.k = Some(val(i)?.parse().map_err(|_| "bad --k")?),
             "--out" => c.out = Some(val(i)?),
             "--note" => c.note = val(i)?,
+            "--games" => c.games = val(i)?.parse().map_err(|_| "bad --games")?,
+            "--nodes" => c.nodes = val(i)?.parse().map_err(|_| "bad --nodes")?,
+            "--decay" => c.decay = val(i)?.parse().map_err(|_| "bad --decay")?,
+            "--seed" => c.seed = val(i)?.parse().map_err(|_| "bad --seed")?,
+            "--residual" => {
+                c.residual = true;
+                i += 1;
+                continue;
+            }
             f if !f.starts_with("--") => {
                 c.files.push(f.to_string());
                 i += 1;
@@ -69,9 +92,6 @@ fn parse(args: &[String]) -> Result<Config, String> {
             other => return Err(format!("unknown option {other}")),
         }
         i += 2;
-    }
-    if c.files.is_empty() {
-        return Err(USAGE.into());
     }
     Ok(c)
 }
@@ -102,6 +122,170 @@ fn extract(cfg: &Config) -> Result<(), String> {
         }
     }
     eprintln!("{game} games, {} positions", seen.len());
+    Ok(())
+}
+
+/// A small generator for the random opening plies (splitmix64): reproducible from the seed.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// Self-play games for training data: random opening plies for variety, then the engine at a
+/// fixed node count for both sides; a game ends by the rules, by a claimable draw, when both
+/// sides' scores agree on a decisive edge for 6 plies, or as a draw after 400 plies.
+fn play(cfg: &Config) -> Result<(), String> {
+    use arbiter_engine::{search::Score, Engine, Limits};
+    use arbiter_rules::{Color, History};
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut rng = Random(cfg.seed.wrapping_mul(0x2545_f491_4f6c_dd1d));
+    let mut engine = Engine::new();
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        ..Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut written = 0usize;
+    for g in 0..cfg.games {
+        let game = (cfg.seed * 1_000_000 + g) as usize;
+        let mut history = History::new(Position::new());
+        let random_plies = 8 + rng.below(4);
+        for _ in 0..random_plies {
+            let moves = history.position().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            history.push_unchecked(moves[rng.below(moves.len())]);
+        }
+        if history.outcome().is_some() {
+            continue;
+        }
+        engine.new_game();
+        let mut quiet = Vec::new();
+        let mut decisive = (None, 0);
+        let result = loop {
+            if let Some(o) = history.outcome() {
+                break match o.winner {
+                    Some(Color::White) => 1.0,
+                    Some(Color::Black) => 0.0,
+                    None => 0.5,
+                };
+            }
+            if history.can_claim_threefold()
+                || history.can_claim_fifty_moves()
+                || history.moves().len() >= 400
+            {
+                break 0.5;
+            }
+            let found = engine.search_history(&history, &limits, &stop, &mut |_| {});
+            let Some(m) = found.best else { break 0.5 };
+            let pos = *history.position();
+            let white = pos.turn() == Color::White;
+            let cp = match found.score {
+                Score::Cp(c) => c,
+                Score::Mate(n) if n > 0 => 10_000,
+                Score::Mate(_) => -10_000,
+            };
+            let white_cp = if white { cp } else { -cp };
+            let leader = (white_cp.abs() >= 1000).then_some(white_cp > 0);
+            decisive = match (leader, decisive) {
+                (Some(l), (Some(p), n)) if l == p => (Some(l), n + 1),
+                (Some(l), _) => (Some(l), 1),
+                (None, _) => (None, 0),
+            };
+            if decisive.1 >= 6 {
+                break if decisive.0 == Some(true) { 1.0 } else { 0.0 };
+            }
+            if !pos.is_capture(m) && m.promotion.is_none() && tuning::is_quiet(&pos) {
+                quiet.push(pos.fen());
+            }
+            history.push_unchecked(m);
+        };
+        for fen in quiet {
+            writeln!(out, "{fen};{result};{game}").map_err(|e| e.to_string())?;
+            written += 1;
+        }
+        if g % 100 == 99 {
+            eprintln!("{} games, {written} positions", g + 1);
+        }
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Trains the network (`arbiter_engine::nnue`) on labelled positions; the positions of every
+/// twentieth game are held out and the network of the epoch with the lowest held-out loss is
+/// written (`--out`, default `network.bin`).
+fn nnue(cfg: &Config) -> Result<(), String> {
+    use arbiter_engine::nnue::train::{Sample, Trainer};
+    let k = cfg.k.unwrap_or(1.2377);
+    let (mut train, mut hold) = (Vec::new(), Vec::new());
+    for file in &cfg.files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        for (n, line) in text.lines().enumerate() {
+            let (pos, result, game, cp) =
+                parse_line(line).ok_or(format!("{file}:{}: bad line", n + 1))?;
+            let target = match cp {
+                Some(cp) => {
+                    cfg.lambda * result as f64 + (1.0 - cfg.lambda) * tuning::expected_score(cp, k)
+                }
+                None => result as f64,
+            };
+            let base = if cfg.residual {
+                arbiter_engine::eval::evaluate(&pos)
+            } else {
+                0
+            };
+            if let Some(s) = Sample::new(&pos, target as f32, base) {
+                if game % 20 == 0 {
+                    hold.push(s);
+                } else {
+                    train.push(s);
+                }
+            }
+        }
+    }
+    // A fixed shuffle, so that batches mix games.
+    let mut rng = Random(cfg.seed);
+    for i in (1..train.len()).rev() {
+        train.swap(i, rng.below(i + 1));
+    }
+    let mut trainer = Trainer::new(cfg.seed, k as f32, if cfg.residual { 0.01 } else { 0.06 });
+    trainer.decay = cfg.decay as f32;
+    eprintln!(
+        "{} training positions, {} held out; held-out loss before {:.6}",
+        train.len(),
+        hold.len(),
+        trainer.loss(&hold)
+    );
+    let lr = cfg.lr as f32;
+    let mut best = (f64::MAX, 0);
+    let out = cfg.out.clone().unwrap_or("network.bin".into());
+    for epoch in 1..=cfg.epochs {
+        // The rate falls tenfold over the last third.
+        let rate = if epoch * 3 > cfg.epochs * 2 {
+            lr / 10.0
+        } else {
+            lr
+        };
+        let loss = trainer.epoch(&train, 16_384, rate);
+        let held = trainer.loss(&hold);
+        eprintln!("epoch {epoch}: training {loss:.6}, held out {held:.6}");
+        if held < best.0 {
+            best = (held, epoch);
+            std::fs::write(&out, trainer.quantised().to_bytes())
+                .map_err(|e| format!("{out}: {e}"))?;
+        }
+    }
+    eprintln!("best held-out loss {:.6} at epoch {}", best.0, best.1);
     Ok(())
 }
 
@@ -188,7 +372,9 @@ fn fit(cfg: &Config) -> Result<(), String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (cmd, rest) = match args.split_first() {
-        Some((c, r)) if c == "extract" || c == "fit" => (c.clone(), r.to_vec()),
+        Some((c, r)) if matches!(c.as_str(), "extract" | "fit" | "play" | "nnue") => {
+            (c.clone(), r.to_vec())
+        }
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -201,10 +387,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let done = if cmd == "extract" {
-        extract(&cfg)
-    } else {
-        fit(&cfg)
+    if cmd != "play" && cfg.files.is_empty() {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    }
+    let done = match cmd.as_str() {
+        "extract" => extract(&cfg),
+        "play" => play(&cfg),
+        "nnue" => nnue(&cfg),
+        _ => fit(&cfg),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,377 @@
+//! A learnt evaluation: a small efficiently updatable neural network ("NNUE").
+//!
+//! Inputs are the 768 piece-on-square facts (own/their × six roles × 64 squares), seen from
+//! each side: from Black's side the board is flipped and the colours swapped, so one set of
+//! weights serves both. Each side's inputs feed a hidden layer of [`HIDDEN`] units (the
+//! *accumulator*); the side to move's and the other side's activations, clipped to 0…1,
+//! feed one output, the evaluation. The weights are trained offline ([`train`], driven by
+//! `arbiter-tune nnue`) on positions labelled with a game result and an oracle's evaluation,
+//! and are stored quantised to integers ([`Network`]), so the engine's arithmetic is exact
+//! and the same on every platform, WebAssembly included.
+
+pub mod train;
+
+use arbiter_rules::{Board, Color, Piece, Position, Role, Square};
+use std::sync::OnceLock;
+
+/// Number of inputs per side: 2 colours × 6 roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden units per side.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the first layer: an activation of 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: a weight of 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Whether the built-in network's output is added to the classical evaluation (it was trained
+/// on what that evaluation misses) rather than standing alone.
+pub const RESIDUAL: bool = true;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+
+/// The input index of `piece` on `sq` as seen from `side`.
+#[inline]
+pub fn feature(side: Color, piece: Piece, sq: Square) -> usize {
+    let theirs = (piece.color != side) as usize;
+    let sq = match side {
+        Color::White => sq.idx(),
+        Color::Black => sq.idx() ^ 56,
+    };
+    (theirs * 6 + piece.role.index()) * 64 + sq
+}
+
+/// The same input seen from the other side: colours swapped, board flipped.
+#[inline]
+pub fn mirrored(feature: usize) -> usize {
+    ((feature + 384) % INPUTS) ^ 56
+}
+
+/// A quantised network, as the engine evaluates with it.
+pub struct Network {
+    /// First layer, one row of `HIDDEN` weights per input (scaled by `QA`).
+    pub input: Vec<[i16; HIDDEN]>,
+    /// First layer biases (scaled by `QA`).
+    pub bias: [i16; HIDDEN],
+    /// Output weights for the side to move's and the other side's activations (scaled by `QB`).
+    pub output: [[i16; HIDDEN]; 2],
+    /// Output bias (scaled by `QA * QB`).
+    pub output_bias: i32,
+}
+
+/// The size in bytes of a stored network.
+pub const BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// Why stored network bytes were refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadNetwork(pub usize);
+
+impl core::fmt::Display for BadNetwork {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "a network has {BYTES} bytes, not {}", self.0)
+    }
+}
+
+impl Network {
+    /// Reads a network stored as little-endian integers: input rows, biases, output weights,
+    /// output bias.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, BadNetwork> {
+        if bytes.len() != BYTES {
+            return Err(BadNetwork(bytes.len()));
+        }
+        let mut words = bytes
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut row = || {
+            let mut r = [0i16; HIDDEN];
+            for w in r.iter_mut() {
+                *w = words.next().unwrap_or(0);
+            }
+            r
+        };
+        let input = (0..INPUTS).map(|_| row()).collect();
+        let bias = row();
+        let output = [row(), row()];
+        let tail = &bytes[BYTES - 4..];
+        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        Ok(Network {
+            input,
+            bias,
+            output,
+            output_bias,
+        })
+    }
+
+    /// The stored form read by [`Network::from_bytes`].
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(BYTES);
+        let rows = self
+            .input
+            .iter()
+            .chain(std::iter::once(&self.bias))
+            .chain(self.output.iter());
+        for r in rows {
+            for w in r {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// Both sides' accumulators of `pos`, computed from its pieces.
+    pub fn accumulate(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator([self.bias; 2]);
+        for (sq, piece) in pos.board().pieces() {
+            add(&mut acc.0[0], &self.input[feature(Color::White, piece, sq)]);
+            add(&mut acc.0[1], &self.input[feature(Color::Black, piece, sq)]);
+        }
+        acc
+    }
+
+    /// The accumulators after a move that turned `before` into `after`: only the pieces that
+    /// left or reached a square are looked at (any move, castling and en passant included).
+    pub fn update(&self, acc: &Accumulator, before: &Board, after: &Board) -> Accumulator {
+        let mut next = *acc;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (was, is) = (before.by_piece(piece), after.by_piece(piece));
+                for sq in was & !is {
+                    sub(
+                        &mut next.0[0],
+                        &self.input[feature(Color::White, piece, sq)],
+                    );
+                    sub(
+                        &mut next.0[1],
+                        &self.input[feature(Color::Black, piece, sq)],
+                    );
+                }
+                for sq in is & !was {
+                    add(
+                        &mut next.0[0],
+                        &self.input[feature(Color::White, piece, sq)],
+                    );
+                    add(
+                        &mut next.0[1],
+                        &self.input[feature(Color::Black, piece, sq)],
+                    );
+                }
+            }
+        }
+        next
+    }
+
+    /// The evaluation in centipawns for `turn`, the side to move, from the accumulators.
+    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (us, them) = match turn {
+            Color::White => (&acc.0[0], &acc.0[1]),
+            Color::Black => (&acc.0[1], &acc.0[0]),
+        };
+        let sum = dot(us, &self.output[0]) + dot(them, &self.output[1]) + self.output_bias;
+        sum * SCALE / (QA * QB)
+    }
+
+    /// The evaluation of `pos` in centipawns, from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.output(&self.accumulate(pos), pos.turn())
+    }
+}
+
+/// The hidden layer's sums for White's and Black's view of a position.
+#[derive(Clone, Copy)]
+pub struct Accumulator(pub [[i16; HIDDEN]; 2]);
+
+#[inline]
+fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline]
+fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+#[inline]
+fn dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    acc.iter()
+        .zip(weights)
+        .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
+        .sum()
+}
+
+/// The accumulators along the search's current path, brought up to date only where a
+/// position is evaluated: each ply records its board when entered, and an evaluation updates
+/// from the nearest ply whose accumulators are known.
+pub struct Stack {
+    net: &'static Network,
+    plies: Vec<Ply>,
+}
+
+#[derive(Clone, Copy)]
+struct Ply {
+    acc: Accumulator,
+    board: Board,
+    known: bool,
+}
+
+impl Stack {
+    /// A stack for paths of up to `plies` plies with the built-in network.
+    pub fn new(plies: usize) -> Stack {
+        let net = network();
+        let empty = Ply {
+            acc: Accumulator([net.bias; 2]),
+            board: Board::empty(),
+            known: false,
+        };
+        Stack {
+            net,
+            plies: vec![empty; plies + 1],
+        }
+    }
+
+    /// Starts the path at `root` (ply 0).
+    pub fn set_root(&mut self, root: &Position) {
+        self.plies[0] = Ply {
+            acc: self.net.accumulate(root),
+            board: *root.board(),
+            known: true,
+        };
+    }
+
+    /// Enters `child` at ply `ply`.
+    #[inline]
+    pub fn enter(&mut self, ply: usize, child: &Position) {
+        let p = &mut self.plies[ply];
+        p.board = *child.board();
+        p.known = false;
+    }
+
+    /// The evaluation of the position at `ply` (entered with `enter`, or the root) for the
+    /// side to move, `turn`.
+    pub fn evaluate(&mut self, ply: usize, turn: Color) -> i32 {
+        let mut from = ply;
+        while !self.plies[from].known {
+            from -= 1;
+        }
+        for i in from + 1..=ply {
+            let (done, rest) = self.plies.split_at_mut(i);
+            let prev = &done[i - 1];
+            rest[0].acc = self.net.update(&prev.acc, &prev.board, &rest[0].board);
+            rest[0].known = true;
+        }
+        self.net.output(&self.plies[ply].acc, turn)
+    }
+}
+
+/// The network the engine plays with, built into the binary.
+pub fn network() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| {
+        Network::from_bytes(include_bytes!("network.bin")).expect("the built-in network")
+    })
+}
+
+/// The evaluation of `pos` with the built-in network in centipawns, from the side to move's
+/// side: the network's output, added to the classical evaluation if it is [`RESIDUAL`].
+pub fn evaluate(pos: &Position) -> i32 {
+    let net = network().evaluate(pos);
+    if RESIDUAL {
+        net + crate::eval::evaluate(pos)
+    } else {
+        net
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_rules::{CastlingMode, Role};
+
+    #[test]
+    fn mirrored_swaps_colours_and_flips_the_board() {
+        let p = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        let sq = Square::new(1).unwrap(); // b1
+        let white = feature(Color::White, p, sq);
+        let black = feature(Color::Black, p, sq);
+        assert_ne!(white, black);
+        assert_eq!(mirrored(white), black);
+        assert_eq!(mirrored(black), white);
+    }
+
+    #[test]
+    fn the_built_in_network_sees_a_mirrored_position_alike() {
+        // The same position with colours swapped and the board flipped, the other side to
+        // move: the side to move's evaluation must be the same.
+        let a = Position::from_fen(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        let b = Position::from_fen(
+            "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn updated_accumulators_equal_fresh_ones_after_every_kind_of_move() {
+        // A capture, en passant, both castlings, a promotion with capture, a null move.
+        let cases = [
+            (
+                "r3k2r/pPp2ppp/8/3pP3/8/8/PPPP1PPP/R3K2R w KQkq d6 0 1",
+                &["e5d6", "e8g8", "b7a8q", "f8a8", "e1c1"][..],
+            ),
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+                &["e8g8", "e1c1", "a8a1"][..],
+            ),
+        ];
+        let net = network();
+        for (fen, moves) in cases {
+            let mut pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let mut stack = Stack::new(8);
+            stack.set_root(&pos);
+            for (ply, uci) in moves.iter().enumerate() {
+                let m = pos.parse_uci(uci).unwrap();
+                pos.play_unchecked(m);
+                stack.enter(ply + 1, &pos);
+                assert_eq!(
+                    stack.evaluate(ply + 1, pos.turn()),
+                    net.evaluate(&pos),
+                    "{uci}"
+                );
+                assert_eq!(stack.plies[ply + 1].acc.0, net.accumulate(&pos).0, "{uci}");
+            }
+        }
+    }
+
+    #[test]
+    fn stored_bytes_read_back_to_the_same_network() {
+        let net = network();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), BYTES);
+        assert_eq!(Network::from_bytes(&bytes).unwrap().to_bytes(), bytes);
+        assert_eq!(
+            Network::from_bytes(&bytes[1..]).err(),
+            Some(BadNetwork(BYTES - 1))
+        );
+    }
+
+    #[test]
+    fn a_queen_up_is_winning_for_the_side_with_it() {
+        let up = Position::from_fen(
+            "rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        assert!(evaluate(&up) > 600, "{}", evaluate(&up));
+    }
+}
