@@ -1,11 +1,13 @@
-//! `arbiter-tune`: fits the evaluation's weights to game results, optionally blended with an
-//! oracle engine's evaluations (Texel tuning, see `arbiter_engine::tuning`), and writes them as
-//! Rust source.
+//! `arbiter-tune`: fits the classical evaluation's weights to game results, optionally blended
+//! with an oracle engine's evaluations (Texel tuning, see `arbiter_engine::tuning`), and writes
+//! them as Rust source; trains the evaluation network (`arbiter_engine::nnue`) on the same kind
+//! of data; and makes self-play positions for both.
 //!
 //! ```text
 //! arbiter-tune extract [--skip PLIES] GAMES.pgn...  > positions.txt
 //! arbiter-tune play [--games N] [--nodes K] [--seed S]  > positions.txt
 //! arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] positions.txt...
+//! arbiter-tune nnue [--residual] [--epochs N] [--lr R] [--decay D] [--lambda L] [--k K] [--seed S] [--out FILE] positions.txt...
 //! ```
 //! `play` has the engine play itself (`--nodes` a move, after 8–11 random plies from the
 //! start, seeded by `--seed`) and writes the quiet positions of those games like `extract`.
@@ -17,6 +19,11 @@
 //! unless given (keep it when refitting, so the targets stay the same).
 //! The positions of every tenth game are held out; their loss is reported beside the
 //! training loss, and the weights written are those of the epoch with the lowest held-out loss.
+//! `nnue` trains the network on the same lines and targets (`k` default 1.2377, the classical
+//! evaluation's); `--residual` trains it on what the classical evaluation misses (its output is
+//! added to that evaluation, so a residual network belongs to the classical weights it was
+//! trained with); `--decay` is AdamW's weight decay; every twentieth game is held out and the
+//! network of the best epoch is written (default `network.bin`).
 
 use arbiter_engine::tuning::{self, Sample, Tuner};
 use arbiter_rules::{CastlingMode, Position};
@@ -26,7 +33,8 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: arbiter-tune extract [--skip PLIES] GAMES.pgn...\n       \
     arbiter-tune play [--games N] [--nodes K] [--seed S]\n       \
-    arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] POSITIONS...";
+    arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] POSITIONS...\n       \
+    arbiter-tune nnue [--residual] [--epochs N] [--lr R] [--decay D] [--lambda L] [--k K] [--seed S] [--out FILE] POSITIONS...";
 
 struct Config {
     epochs: usize,

@@ -1,5 +1,10 @@
 //! A learnt evaluation: a small efficiently updatable neural network ("NNUE").
 //!
+//! The built-in network is *residual* ([`RESIDUAL`]): it was trained on what the classical
+//! evaluation (`eval`) misses, and the engine at full strength evaluates with the sum of both.
+//! A network learnt from scratch needs far more positions than the two million it was trained
+//! on; added to the tuned classical terms it starts from their knowledge.
+//!
 //! Inputs are the 768 piece-on-square facts (own/their × six roles × 64 squares), seen from
 //! each side: from Black's side the board is flipped and the colours swapped, so one set of
 //! weights serves both. Each side's inputs feed a hidden layer of [`HIDDEN`] units (the
@@ -363,6 +368,12 @@ mod tests {
             Network::from_bytes(&bytes[1..]).err(),
             Some(BadNetwork(BYTES - 1))
         );
+    }
+
+    #[test]
+    fn the_start_position_is_about_even() {
+        let e = evaluate(&Position::new());
+        assert!(e.abs() < 60, "{e}");
     }
 
     #[test]
