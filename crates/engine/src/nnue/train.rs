@@ -200,17 +200,19 @@ impl Trainer {
             let (b1, b2) = (0.9f32, 0.999f32);
             let c1 = 1.0 - b1.powi(self.t);
             let c2 = 1.0 - b2.powi(self.t);
-            for i in 0..PARAMS {
-                let g = (grads[0][i] + grads[1][i]) / n;
-                self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
-                self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+            let [ga, gb] = &grads;
+            let state = self.params.iter_mut().zip(&mut self.m).zip(&mut self.v);
+            for (i, (((p, m), v), (a, b))) in state.zip(ga.iter().zip(gb)).enumerate() {
+                let g = (a + b) / n;
+                *m = b1 * *m + (1.0 - b1) * g;
+                *v = b2 * *v + (1.0 - b2) * g * g;
+                // Biases are not decayed.
                 let shrink = if (B1..W2).contains(&i) || i == B2 {
                     0.0
                 } else {
-                    self.decay * self.params[i]
+                    self.decay * *p
                 };
-                self.params[i] -=
-                    lr * ((self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8) + shrink);
+                *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + 1e-8) + shrink);
             }
             // Keep the quantised first layer within i16 over 32 inputs.
             for p in &mut self.params[W1..W2] {
