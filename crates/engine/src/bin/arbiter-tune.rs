@@ -25,6 +25,7 @@
 //! trained with); `--decay` is AdamW's weight decay; every twentieth game is held out and the
 //! network of the best epoch is written (default `network.bin`).
 
+use arbiter_engine::nnue::train::Random;
 use arbiter_engine::tuning::{self, Sample, Tuner};
 use arbiter_rules::{CastlingMode, Position};
 use std::collections::HashSet;
@@ -131,19 +132,6 @@ fn extract(cfg: &Config) -> Result<(), String> {
     }
     eprintln!("{game} games, {} positions", seen.len());
     Ok(())
-}
-
-/// A small generator for the random opening plies (splitmix64): reproducible from the seed.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
 }
 
 /// Self-play games for training data: random opening plies for variety, then the engine at a

@@ -50,6 +50,25 @@ impl Sample {
     }
 }
 
+/// A small reproducible generator (splitmix64) for initial weights and shuffles.
+pub struct Random(pub u64);
+
+impl Random {
+    /// The next 64 random bits.
+    pub fn bits(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.bits() % n as u64) as usize
+    }
+}
+
 /// The network's weights in floating point, with Adam's moments.
 pub struct Trainer {
     params: Vec<f32>,
@@ -71,13 +90,9 @@ const PARAMS: usize = B2 + 1;
 impl Trainer {
     /// Small random weights from `seed`.
     pub fn new(seed: u64, k: f32, output_range: f32) -> Trainer {
-        let mut s = seed;
+        let mut rng = Random(seed);
         let mut uniform = move |r: f32| {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            let u = ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32;
+            let u = (rng.bits() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * u - 1.0) * r
         };
         let mut params = vec![0.0; PARAMS];
