@@ -72,7 +72,12 @@ fn multi_pv_first_line_is_the_single_pv_best_move_in_a_clear_position() {
     // The other lines' searches leave other entries in the table and the histories, so the
     // first line's score may differ a little from the single search's; both win the queen.
     let gap = (order_key(last_multi[0].score) - order_key(last_single.score)).abs();
-    assert!(gap < 60, "{:?} {:?}", last_multi[0].score, last_single.score);
+    assert!(
+        gap < 60,
+        "{:?} {:?}",
+        last_multi[0].score,
+        last_single.score
+    );
     let p = pos(fen);
     assert_eq!(p.uci(last_multi[0].pv[0]), "c3d5");
     // The next lines do not win the queen: far below the first.
