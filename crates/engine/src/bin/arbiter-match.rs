@@ -241,13 +241,53 @@ fn opening(cfg: &Config, i: usize) -> (Position, Vec<Move>) {
     (Position::new(), out)
 }
 
+/// How an engine used its clock over a match (timed games only).
+#[derive(Default, Clone, Copy)]
+struct TimeUse {
+    moves: u32,
+    used: Duration,
+    /// Sum over games of the clock left after the engine's last move.
+    left_at_end: Duration,
+    games: u32,
+}
+
 /// Plays one game; `white` is the index of the engine with White. Returns the winner (as an
-/// engine index), how it ended and the moves.
+/// engine index), how it ended and the moves; adds each engine's time to `time_use`.
 fn play_game(
     engines: &mut [Engine; 2],
     white: usize,
     (start, opening_moves): &(Position, Vec<Move>),
     cfg: &Config,
+    time_use: &mut [TimeUse; 2],
+) -> Result<(Option<usize>, GameEnd, History), String> {
+    let mut clock = [cfg.base, cfg.base]; // by colour: White, Black
+    let by_engine = |clock: &[Duration; 2], time_use: &mut [TimeUse; 2]| {
+        if cfg.nodes.is_none() {
+            time_use[white].left_at_end += clock[0];
+            time_use[1 - white].left_at_end += clock[1];
+            time_use[0].games += 1;
+            time_use[1].games += 1;
+        }
+    };
+    let r = play_moves(
+        engines,
+        white,
+        (start, opening_moves),
+        cfg,
+        &mut clock,
+        time_use,
+    );
+    by_engine(&clock, time_use);
+    r
+}
+
+fn play_moves(
+    engines: &mut [Engine; 2],
+    white: usize,
+    (start, opening_moves): (&Position, &Vec<Move>),
+    cfg: &Config,
+    clock: &mut [Duration; 2],
+    time_use: &mut [TimeUse; 2],
 ) -> Result<(Option<usize>, GameEnd, History), String> {
     let mut game = History::new(*start);
     for &m in opening_moves {
@@ -256,7 +296,6 @@ fn play_game(
     for e in engines.iter_mut() {
         e.new_game()?;
     }
-    let mut clock = [cfg.base, cfg.base]; // by colour: White, Black
     let mut scores: Vec<i32> = Vec::new(); // White's point of view, per ply
     loop {
         if let Some(o) = game.outcome() {
@@ -322,6 +361,8 @@ fn play_game(
                 return Ok((Some(1 - mover), GameEnd::Flag, game));
             }
             clock[turn.index()] = clock[turn.index()] - used + cfg.inc;
+            time_use[mover].moves += 1;
+            time_use[mover].used += used;
         }
         let Ok(m) = pos.parse_uci(&text) else {
             eprintln!(
@@ -441,10 +482,11 @@ fn main() {
     let mut flags = [0u32; 2];
     let mut illegal = [0u32; 2];
     let mut adjudicated = 0;
+    let mut time_use = [TimeUse::default(); 2];
     for g in 0..cfg.games {
         let op = opening(&cfg, cfg.first_opening + g / 2);
         let white = g % 2;
-        let (winner, end, game) = match play_game(&mut engines, white, &op, &cfg) {
+        let (winner, end, game) = match play_game(&mut engines, white, &op, &cfg, &mut time_use) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("game {}: {e}; restarting engines", g + 1);
@@ -511,4 +553,13 @@ fn main() {
         illegal[1],
         adjudicated
     );
+    for (name, t) in names.iter().zip(time_use) {
+        if t.moves > 0 && t.games > 0 {
+            println!(
+                "{name}: {:.0} ms a move on average, {:.2} s left on the clock at the end of a game on average",
+                t.used.as_secs_f64() * 1000.0 / t.moves as f64,
+                t.left_at_end.as_secs_f64() / t.games as f64
+            );
+        }
+    }
 }
