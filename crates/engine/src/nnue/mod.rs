@@ -2,7 +2,7 @@
 //!
 //! The built-in network is *residual* ([`RESIDUAL`]): it was trained on what the classical
 //! evaluation (`eval`) misses, and the engine at full strength evaluates with the sum of both.
-//! A network learnt from scratch needs far more positions than the 2.8 million it was trained
+//! A network learnt from scratch needs far more positions than the 5.3 million it was trained
 //! on; added to the tuned classical terms it starts from their knowledge.
 //!
 //! Inputs are the 768 piece-on-square facts (own/their × six roles × 64 squares), seen from
