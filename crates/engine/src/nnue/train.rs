@@ -2,7 +2,7 @@
 //! the network's expected score and each position's target, minimised with Adam over
 //! mini-batches; the batch's gradient is computed on two threads.
 
-use super::{feature, mirrored, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{feature, mirrored, Network, HIDDEN, INPUTS, OUTPUT_LIMIT, QA, QB, SCALE};
 use arbiter_rules::{Color, Position};
 
 /// One training position: its inputs from White's side, whose turn it is and the target
@@ -128,7 +128,8 @@ impl Trainer {
         let mut out = p[B2] + s.base;
         for (i, side) in [us, them].into_iter().enumerate() {
             for (a, w) in acc[side].iter().zip(&p[W2 + i * HIDDEN..][..HIDDEN]) {
-                out += a.clamp(0.0, 1.0) * w;
+                let c = a.clamp(0.0, 1.0);
+                out += c * c * w;
             }
         }
         out
@@ -171,9 +172,10 @@ impl Trainer {
             for (i, side) in [us, them].into_iter().enumerate() {
                 for h in 0..HIDDEN {
                     let a = acc[side][h];
-                    grad[W2 + i * HIDDEN + h] += d * a.clamp(0.0, 1.0);
+                    let c = a.clamp(0.0, 1.0);
+                    grad[W2 + i * HIDDEN + h] += d * c * c;
                     if a > 0.0 && a < 1.0 {
-                        dacc[side][h] = d * p[W2 + i * HIDDEN + h];
+                        dacc[side][h] = d * p[W2 + i * HIDDEN + h] * 2.0 * c;
                     }
                 }
             }
@@ -251,7 +253,8 @@ impl Trainer {
         Network {
             input: (0..INPUTS).map(|f| row(W1 + f * HIDDEN, QA)).collect(),
             bias: row(B1, QA),
-            output: [row(W2, QB), row(W2 + HIDDEN, QB)],
+            output: [row(W2, QB), row(W2 + HIDDEN, QB)]
+                .map(|r| r.map(|w| w.clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT))),
             output_bias: (p[B2] * (QA * QB) as f32).round() as i32,
         }
     }
