@@ -332,16 +332,31 @@ impl<W: Write + Send + 'static> State<W> {
         let flag = Arc::clone(&stop);
         let handle = std::thread::spawn(move || {
             let mut on_info = |info: &Info| say(&out, &info_line(&pos, info));
-            let result = engine.search(&start, &moves, &limits, &flag, &mut on_info);
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                engine.search(&start, &moves, &limits, &flag, &mut on_info)
+            }));
+            // A failed search still answers (a GUI waits for `bestmove`): with the first
+            // legal move, from a fresh engine.
+            let best = match searched {
+                Ok(result) => result.best.map(|m| (m, result.ponder)),
+                Err(_) => {
+                    say(
+                        &out,
+                        "info string the search failed; playing the first legal move",
+                    );
+                    engine = Engine::new();
+                    pos.legal_moves().first().map(|&m| (m, None))
+                }
+            };
             // UCI: after `go infinite` the best move is sent only once `stop` arrives.
             while infinite && !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(2));
             }
-            let line = match result.best {
+            let line = match best {
                 None => "bestmove 0000".to_string(),
-                Some(m) => {
+                Some((m, ponder)) => {
                     let mut text = format!("bestmove {}", pos.uci(m));
-                    if let Some(p) = result.ponder {
+                    if let Some(p) = ponder {
                         let mut after = pos;
                         after.play_unchecked(m);
                         if after.is_legal(p) {
