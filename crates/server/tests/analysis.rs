@@ -1,7 +1,7 @@
 //! Computer analysis over HTTP (issue 17): requested by a player, queued, analysed position by
 //! position and stored; a blunder marked with the better move; the PGN export with `[%eval]`;
 //! a restart in the middle of an analysis resumes it; anonymous (401), unfinished game (409),
-//! beyond the per-player limit (429). On SQLite, and on PostgreSQL when
+//! beyond the per-player limit (429), also for requests made at the same moment. On SQLite, and on PostgreSQL when
 //! `ARBITER_TEST_POSTGRES_URL` is set. Small node budgets keep it fast.
 
 mod common;
@@ -326,9 +326,70 @@ async fn an_imported_game_is_analysed_to_its_mate(db: Db) {
     assert_eq!(pgn.matches("[%eval ").count(), 3, "{pgn}");
 }
 
+/// Requests for several games at once by one player: the limit holds although every request
+/// counted the player's analyses before any was stored (the count and the insert are one
+/// step).
+async fn simultaneous_requests_never_exceed_the_limit(db: Db) {
+    let Some(t) = start(db, 2_000, 2).await else {
+        return;
+    };
+    let (mut a, mut b) = (Browser::new(&t), Browser::new(&t));
+    a.sign_up("sim").await;
+    b.sign_up("sam").await;
+    let openings = [
+        ["e4", "e5"],
+        ["d4", "d5"],
+        ["c4", "c5"],
+        ["Nf3", "Nf6"],
+        ["g3", "g6"],
+        ["b3", "b6"],
+    ];
+    let mut ids = Vec::new();
+    for moves in &openings {
+        ids.push(game(&mut a, &mut b, moves, true).await);
+    }
+    let requests: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            let mut same_player = Browser {
+                base: a.base.clone(),
+                http: a.http.clone(),
+                cookie: a.cookie.clone(),
+            };
+            let path = format!("/api/games/{id}/analysis");
+            tokio::spawn(async move { same_player.post(&path, json!({})).await })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for r in requests {
+        let (s, v) = r.await.unwrap();
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(v["error"], "analysis_limit", "{v}");
+        }
+        statuses.push(s);
+    }
+    let accepted = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::ACCEPTED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((accepted, refused), (2, 4), "{statuses:?}");
+    // Exactly the accepted ones were stored.
+    let mut stored = 0;
+    for id in &ids {
+        let (s, _) = a.get(&format!("/api/games/{id}/analysis")).await;
+        stored += usize::from(s == StatusCode::OK);
+    }
+    assert_eq!(stored, 2);
+}
+
 both_backends!(
     an_imported_game_is_analysed_to_its_mate,
     analysis_is_queued_stored_and_marks_the_blunder,
     analysis_resumes_after_a_restart,
     analyses_beyond_the_daily_limit_are_refused,
+    simultaneous_requests_never_exceed_the_limit,
 );

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 
-use super::queries::{self, JobRow};
+use super::queries::{self, AccountLimits, Inserted, JobRow};
 use super::report;
 use super::wire::{AnalysisView, StoredLimit};
 use super::Analyses;
@@ -65,26 +65,8 @@ pub async fn request_analysis(
     }
     let config = &analyses.config;
     let now = now_unix_ms();
-    let (pending, today) = queries::account_counts(pool, &account.id, now - DAY_MS).await?;
-    let refusal = if pending >= i64::from(config.max_pending_per_account) {
-        Some(format!(
-            "at most {} analyses queued or running per player; wait until one is done",
-            config.max_pending_per_account
-        ))
-    } else if today >= i64::from(config.max_per_day) {
-        Some(format!(
-            "at most {} analyses per player per day",
-            config.max_per_day
-        ))
-    } else {
-        None
-    };
-    if let Some(message) = refusal {
-        let body = ErrorBody {
-            error: "analysis_limit".into(),
-            message,
-        };
-        return Ok((StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response());
+    if let Some(refused) = limit_refusal(pool, &account.id, config, now).await? {
+        return Ok(refused);
     }
     let limit = StoredLimit {
         depth: config.depth,
@@ -108,13 +90,25 @@ pub async fn request_analysis(
     };
     // The game must be readable before it is queued (a bad record fails here, not later).
     report::job_game(&job).map_err(|e| AppError::Internal(format!("game {id}: {e}")))?;
-    let created = queries::insert_job(pool, &job).await?;
+    let limits = AccountLimits {
+        max_pending: i64::from(config.max_pending_per_account),
+        max_recent: i64::from(config.max_per_day),
+        since: now - DAY_MS,
+    };
+    let inserted = queries::insert_job(pool, &job, &limits).await?;
     let job = match queries::job(pool, &id).await? {
         Some(j) => j,
-        None => return Err(AppError::Internal("analysis job vanished".into())),
+        // Not stored and no other request's job: another request of this player took the
+        // last place under a limit in the meantime.
+        None => {
+            return match limit_refusal(pool, &account.id, config, now).await? {
+                Some(refused) => Ok(refused),
+                None => Err(AppError::Internal("analysis job vanished".into())),
+            }
+        }
     };
     let view = current_view(&analyses, &job).await?;
-    if created {
+    if inserted == Inserted::Queued {
         analyses.wake.notify_one();
         Ok((StatusCode::ACCEPTED, Json(view)).into_response())
     } else {
@@ -174,4 +168,31 @@ pub async fn annotated_pgn(analyses: &Analyses, id: &str, pgn: String) -> ApiRes
     let rows = queries::positions(pool, id).await?;
     let positions = report::stored_positions(&game, &rows);
     Ok(report::annotate_pgn(&pgn, &game, &positions, &analyses.config.thresholds).unwrap_or(pgn))
+}
+
+/// The 429 answer if `account` is at one of the limits (queued or running, requested today).
+async fn limit_refusal(
+    pool: &sqlx::AnyPool,
+    account: &str,
+    config: &super::AnalysisConfig,
+    now: i64,
+) -> ApiResult<Option<Response>> {
+    let (pending, today) = queries::account_counts(pool, account, now - DAY_MS).await?;
+    let message = if pending >= i64::from(config.max_pending_per_account) {
+        format!(
+            "at most {} analyses queued or running per player; wait until one is done",
+            config.max_pending_per_account
+        )
+    } else if today >= i64::from(config.max_per_day) {
+        format!("at most {} analyses per player per day", config.max_per_day)
+    } else {
+        return Ok(None);
+    };
+    let body = ErrorBody {
+        error: "analysis_limit".into(),
+        message,
+    };
+    Ok(Some(
+        (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response(),
+    ))
 }

@@ -86,14 +86,33 @@ pub async fn positions(pool: &AnyPool, game_id: &str) -> Result<Vec<(i64, String
         .collect()
 }
 
-/// Queues a job; false if the game has one already (one job per game, ever).
+/// Queues a job unless the game has one already (one job per game, ever) or the account is at
+/// one of its `limits`. The limits are counted in the statement that inserts, so requests
+/// made at the same moment cannot pass a limit together.
 ///
 /// # Errors
 /// Database errors.
-pub async fn insert_job(pool: &AnyPool, job: &JobRow) -> Result<bool, sqlx::Error> {
+pub async fn insert_job(
+    pool: &AnyPool,
+    job: &JobRow,
+    limits: &AccountLimits,
+) -> Result<Inserted, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    if tx.backend_name() == "PostgreSQL" {
+        // Requests of one account wait for each other here, so each counts the others' jobs
+        // (under READ COMMITTED a statement does not see a concurrent uncommitted insert).
+        // SQLite runs one write statement at a time and takes its lock before the counts.
+        sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+            .bind(&job.requested_by)
+            .execute(&mut *tx)
+            .await?;
+    }
     let done = sqlx::query(&format!(
-        "INSERT INTO analyses ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-         $12, $13) ON CONFLICT (game_id) DO NOTHING"
+        "INSERT INTO analyses ({COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+         $12, $13 WHERE (SELECT COUNT(*) FROM analyses WHERE requested_by = $3 \
+         AND state IN ('queued', 'running')) < $14 \
+         AND (SELECT COUNT(*) FROM analyses WHERE requested_by = $3 AND requested_at >= $15) < $16 \
+         ON CONFLICT (game_id) DO NOTHING"
     ))
     .bind(&job.game_id)
     .bind(&job.state)
@@ -108,9 +127,37 @@ pub async fn insert_job(pool: &AnyPool, job: &JobRow) -> Result<bool, sqlx::Erro
     .bind(job.total)
     .bind(job.done)
     .bind(&job.error)
-    .execute(pool)
+    .bind(limits.max_pending)
+    .bind(limits.since)
+    .bind(limits.max_recent)
+    .execute(&mut *tx)
     .await?;
-    Ok(done.rows_affected() == 1)
+    tx.commit().await?;
+    Ok(if done.rows_affected() == 1 {
+        Inserted::Queued
+    } else {
+        Inserted::NotQueued
+    })
+}
+
+/// What [`insert_job`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inserted {
+    /// The job was stored.
+    Queued,
+    /// Nothing was stored: the game has a job already, or the account is at a limit.
+    NotQueued,
+}
+
+/// How many jobs one account may have: queued or running, and requested since `since`.
+#[derive(Debug, Clone, Copy)]
+pub struct AccountLimits {
+    /// Queued or running jobs allowed.
+    pub max_pending: i64,
+    /// Requests allowed since `since`.
+    pub max_recent: i64,
+    /// Unix ms.
+    pub since: i64,
 }
 
 /// An account's jobs that are queued or running, and those requested since `since` (unix ms).
