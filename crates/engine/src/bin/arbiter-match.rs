@@ -261,14 +261,6 @@ fn play_game(
     time_use: &mut [TimeUse; 2],
 ) -> Result<(Option<usize>, GameEnd, History), String> {
     let mut clock = [cfg.base, cfg.base]; // by colour: White, Black
-    let by_engine = |clock: &[Duration; 2], time_use: &mut [TimeUse; 2]| {
-        if cfg.nodes.is_none() {
-            time_use[white].left_at_end += clock[0];
-            time_use[1 - white].left_at_end += clock[1];
-            time_use[0].games += 1;
-            time_use[1].games += 1;
-        }
-    };
     let r = play_moves(
         engines,
         white,
@@ -277,10 +269,16 @@ fn play_game(
         &mut clock,
         time_use,
     );
-    by_engine(&clock, time_use);
+    if cfg.nodes.is_none() {
+        for (engine, colour) in [(white, 0), (1 - white, 1)] {
+            time_use[engine].left_at_end += clock[colour];
+            time_use[engine].games += 1;
+        }
+    }
     r
 }
 
+/// The moves of [`play_game`], on `clock`.
 fn play_moves(
     engines: &mut [Engine; 2],
     white: usize,
