@@ -88,7 +88,7 @@ impl Level {
     ///
     /// | level | opponent | games | score | estimate (95 % interval) |
     /// |---|---|---:|---:|---|
-    /// | 8 | UCI_Elo 2500 | 80 | 35.6 % | 2400 (2325–2460) |
+    /// | 8 | UCI_Elo 2500 | 160 | 31.9 % | 2370 (2320–2410) |
     /// | 7 | UCI_Elo 2000 | 40 | 33.8 % | 1880 (1756–1985) |
     /// | 6 | UCI_Elo 1800 | 40 | 57.5 % | 1850 (1748–1968) |
     /// | 5 | UCI_Elo 1350 | 40 | 88.8 % | 1710 (1583–2048) |
@@ -101,7 +101,7 @@ impl Level {
     /// scored 65.0 % in 160 games against UCI_Elo 2000 (2110) and 13.1 % in 80 against UCI_Elo
     /// 2500 (2170); with the tuned classical evaluation 16.9 % (2220); with the network added
     /// 23.8 % (2300); with the network trained on 5 million positions, squared activations and
-    /// more time a move 35.6 % (2400). Levels 1 to 7 were measured before the tuning and keep
+    /// more time a move 31.9 % in 160 games (2370). Levels 1 to 7 were measured before the tuning and keep
     /// the classical evaluation.
     ///
     /// Level 1 lost every game to Stockfish's weakest setting (1350, at most 959 with 95 %
@@ -111,7 +111,7 @@ impl Level {
     /// summed in self-play, 1,180 against Stockfish).
     ///
     /// **Uncertainty.** With 30–40 games a level, each estimate is known to about ±100–150
-    /// Elo (level 8 to about ±80), and neighbouring levels overlap: levels 3 and 4, and 6 and 7,
+    /// Elo (level 8 to about ±50), and neighbouring levels overlap: levels 3 and 4, and 6 and 7,
     /// are 50 and 30 Elo apart against Stockfish although each beats the one below in
     /// self-play (BENCHMARKS.md, "Levels: each level against the one above"). The scale is
     /// Stockfish's, at a fast time control, not a FIDE or online rating; levels 1 to 7 are
@@ -143,7 +143,7 @@ impl Level {
 }
 
 /// Estimated Elo of levels 1 to 8 (see [`Level::from_elo`]).
-const LEVEL_ELO: [i32; 8] = [740, 930, 1500, 1550, 1710, 1850, 1880, 2400];
+const LEVEL_ELO: [i32; 8] = [740, 930, 1500, 1550, 1710, 1850, 1880, 2370];
 
 impl Default for Level {
     fn default() -> Level {
