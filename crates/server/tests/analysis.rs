@@ -351,11 +351,7 @@ async fn simultaneous_requests_never_exceed_the_limit(db: Db) {
     let requests: Vec<_> = ids
         .iter()
         .map(|id| {
-            let mut same_player = Browser {
-                base: a.base.clone(),
-                http: a.http.clone(),
-                cookie: a.cookie.clone(),
-            };
+            let mut same_player = a.clone();
             let path = format!("/api/games/{id}/analysis");
             tokio::spawn(async move { same_player.post(&path, json!({})).await })
         })

@@ -65,9 +65,6 @@ pub async fn request_analysis(
     }
     let config = &analyses.config;
     let now = now_unix_ms();
-    if let Some(refused) = limit_refusal(pool, &account.id, config, now).await? {
-        return Ok(refused);
-    }
     let limit = StoredLimit {
         depth: config.depth,
         nodes: config.nodes,
@@ -98,8 +95,8 @@ pub async fn request_analysis(
     let inserted = queries::insert_job(pool, &job, &limits).await?;
     let job = match queries::job(pool, &id).await? {
         Some(j) => j,
-        // Not stored and no other request's job: another request of this player took the
-        // last place under a limit in the meantime.
+        // Not stored and no other request's job: the player is at a limit (decided by the
+        // insert; the counts here only say which).
         None => {
             return match limit_refusal(pool, &account.id, config, now).await? {
                 Some(refused) => Ok(refused),
