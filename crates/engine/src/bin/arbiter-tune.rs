@@ -282,6 +282,10 @@ fn nnue(cfg: &Config) -> Result<(), String> {
         }
     }
     eprintln!("best held-out loss {:.6} at epoch {}", best.0, best.1);
+    let (mean, max) = trainer.quantisation_error(&hold);
+    eprintln!(
+        "integer network against the float one, held out: mean {mean:.2} cp, max {max:.1} cp"
+    );
     Ok(())
 }
 

@@ -10,7 +10,9 @@
 //! weights serves both. Each side's inputs feed a hidden layer of [`HIDDEN`] units (the
 //! *accumulator*); the side to move's and the other side's activations, clipped to 0…1 and
 //! squared (SCReLU: +42 Elo over clipping alone, BENCHMARKS.md), feed one output, the
-//! evaluation. The weights are trained offline ([`train`], driven by
+//! evaluation. The output's weights are chosen by the number of pieces on the board
+//! ([`BUCKETS`] sets, [`bucket`]): what the hidden units mean for the result differs between
+//! the middlegame and an ending, and picking a set costs nothing. The weights are trained offline ([`train`], driven by
 //! `arbiter-tune nnue`) on positions labelled with a game result and an oracle's evaluation,
 //! and are stored quantised to integers ([`Network`]), so the engine's arithmetic is exact
 //! and the same on every platform, WebAssembly included.
@@ -24,13 +26,18 @@ use std::sync::OnceLock;
 pub const INPUTS: usize = 768;
 /// Hidden units per side.
 pub const HIDDEN: usize = 128;
+/// Sets of output weights, by the number of pieces on the board ([`bucket`]).
+pub const BUCKETS: usize = 8;
 /// Quantisation of the first layer: an activation of 1.0 is `QA`.
 pub const QA: i32 = 255;
-/// Quantisation of the output weights: a weight of 1.0 is `QB`.
-pub const QB: i32 = 64;
-/// The largest output weight magnitude (about 2.0 in float; trained networks stay below 0.5):
+/// Quantisation of the output weights: a weight of 1.0 is `QB`. The trained weights are small
+/// (mostly below 0.1), so a coarse step (64) rounded them by several per cent each.
+pub const QB: i32 = 256;
+/// The largest output weight magnitude (about 1.0 in float; trained networks stay below 0.5):
 /// it keeps the output's integer sums within `i32`.
-pub const OUTPUT_LIMIT: i16 = 127;
+pub const OUTPUT_LIMIT: i16 = 255;
+// One side's output sum, HIDDEN terms of c·w·c with c ≤ QA, fits an i32.
+const _: () = assert!(HIDDEN as i64 * (QA as i64).pow(2) * OUTPUT_LIMIT as i64 <= i32::MAX as i64);
 /// Whether the built-in network's output is added to the classical evaluation (it was trained
 /// on what that evaluation misses) rather than standing alone.
 pub const RESIDUAL: bool = true;
@@ -48,6 +55,13 @@ pub fn feature(side: Color, piece: Piece, sq: Square) -> usize {
     (theirs * 6 + piece.role.index()) * 64 + sq
 }
 
+/// The output bucket of a board with `pieces` pieces (kings included): 2–5 pieces use the
+/// first set, 30–32 the last.
+#[inline]
+pub fn bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(BUCKETS - 1)
+}
+
 /// The same input seen from the other side: colours swapped, board flipped.
 #[inline]
 pub fn mirrored(feature: usize) -> usize {
@@ -60,14 +74,15 @@ pub struct Network {
     pub input: Vec<[i16; HIDDEN]>,
     /// First layer biases (scaled by `QA`).
     pub bias: [i16; HIDDEN],
-    /// Output weights for the side to move's and the other side's activations (scaled by `QB`).
-    pub output: [[i16; HIDDEN]; 2],
-    /// Output bias (scaled by `QA * QB`).
-    pub output_bias: i32,
+    /// Per [`bucket`], output weights for the side to move's and the other side's activations
+    /// (scaled by `QB`).
+    pub output: [[[i16; HIDDEN]; 2]; BUCKETS],
+    /// Per [`bucket`], the output bias (scaled by `QA * QB`).
+    pub output_bias: [i32; BUCKETS],
 }
 
 /// The size in bytes of a stored network.
-pub const BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+pub const BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN) + 4 * BUCKETS;
 
 /// Why stored network bytes were refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,8 +95,8 @@ impl core::fmt::Display for BadNetwork {
 }
 
 impl Network {
-    /// Reads a network stored as little-endian integers: input rows, biases, output weights,
-    /// output bias.
+    /// Reads a network stored as little-endian integers: input rows, biases, each bucket's
+    /// output weights, each bucket's output bias.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, BadNetwork> {
         if bytes.len() != BYTES {
             return Err(BadNetwork(bytes.len()));
@@ -98,9 +113,13 @@ impl Network {
         };
         let input = (0..INPUTS).map(|_| row()).collect();
         let bias = row();
-        let output = [row(), row()].map(|r| r.map(|w| w.clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT)));
-        let tail = &bytes[BYTES - 4..];
-        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let limit = |r: [i16; HIDDEN]| r.map(|w| w.clamp(-OUTPUT_LIMIT, OUTPUT_LIMIT));
+        let output = core::array::from_fn(|_| [limit(row()), limit(row())]);
+        let tail = &bytes[BYTES - 4 * BUCKETS..];
+        let output_bias = core::array::from_fn(|b| {
+            let w = &tail[4 * b..4 * b + 4];
+            i32::from_le_bytes([w[0], w[1], w[2], w[3]])
+        });
         Ok(Network {
             input,
             bias,
@@ -116,13 +135,15 @@ impl Network {
             .input
             .iter()
             .chain(std::iter::once(&self.bias))
-            .chain(self.output.iter());
+            .chain(self.output.iter().flatten());
         for r in rows {
             for w in r {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -169,20 +190,24 @@ impl Network {
         next
     }
 
-    /// The evaluation in centipawns for `turn`, the side to move, from the accumulators.
-    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+    /// The evaluation in centipawns for `turn`, the side to move, from the accumulators of a
+    /// board with `pieces` pieces.
+    pub fn output(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
         let (us, them) = match turn {
             Color::White => (&acc.0[0], &acc.0[1]),
             Color::Black => (&acc.0[1], &acc.0[0]),
         };
-        // The squared activations are scaled by QA²: one QA is divided out.
-        let squares = (dot(us, &self.output[0]) + dot(them, &self.output[1])) / QA;
-        ((squares + self.output_bias) as i64 * SCALE as i64 / (QA * QB) as i64) as i32
+        let b = bucket(pieces);
+        let [w_us, w_them] = &self.output[b];
+        // The squared activations are scaled by QA²: one QA is divided out of each side's sum.
+        let squares = dot(us, w_us) / QA + dot(them, w_them) / QA;
+        ((squares + self.output_bias[b]) as i64 * SCALE as i64 / (QA * QB) as i64) as i32
     }
 
     /// The evaluation of `pos` in centipawns, from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.accumulate(pos), pos.turn())
+        let pieces = pos.board().occupied().count();
+        self.output(&self.accumulate(pos), pos.turn(), pieces)
     }
 }
 
@@ -206,8 +231,8 @@ fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 
 #[inline]
 fn dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    // In i32 and without overflow: |w| ≤ OUTPUT_LIMIT, so 2 × HIDDEN terms of c·w·c stay
-    // below 2 × 128 × 255 × 127 × 255 < 2³¹ (i64 arithmetic cost a quarter of the speed).
+    // In i32 and without overflow: |w| ≤ OUTPUT_LIMIT, so HIDDEN terms of c·w·c stay below
+    // 128 × 255 × 255 × 255 < 2³¹ (i64 arithmetic cost a quarter of the speed).
     acc.iter()
         .zip(weights)
         .map(|(&a, &w)| {
@@ -277,7 +302,8 @@ impl Stack {
             rest[0].acc = self.net.update(&prev.acc, &prev.board, &rest[0].board);
             rest[0].known = true;
         }
-        self.net.output(&self.plies[ply].acc, turn)
+        let p = &self.plies[ply];
+        self.net.output(&p.acc, turn, p.board.occupied().count())
     }
 }
 
@@ -366,6 +392,47 @@ mod tests {
                 assert_eq!(stack.plies[ply + 1].acc.0, net.accumulate(&pos).0, "{uci}");
             }
         }
+    }
+
+    #[test]
+    fn output_buckets_split_the_piece_counts_into_eight_ranges() {
+        let buckets: Vec<usize> = (2..=32).map(bucket).collect();
+        assert_eq!(buckets.first(), Some(&0));
+        assert_eq!(buckets.last(), Some(&(BUCKETS - 1)));
+        // Never falling, one step at a time, four piece counts a step up to the last.
+        assert!(buckets.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert_eq!(bucket(5), 0);
+        assert_eq!(bucket(6), 1);
+        assert_eq!(bucket(29), 6);
+        assert_eq!(bucket(30), 7);
+    }
+
+    #[test]
+    fn the_output_weights_used_are_those_of_the_position_s_bucket() {
+        // A network whose buckets differ only in their bias: the evaluation moves with the
+        // piece count's bucket, not with anything else.
+        let mut net = Network::from_bytes(&network().to_bytes()).unwrap();
+        net.output = [net.output[0]; BUCKETS];
+        net.output_bias = core::array::from_fn(|b| b as i32 * QA * QB);
+        let full = Position::new();
+        let ending =
+            Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", CastlingMode::Standard).unwrap();
+        let acc = net.accumulate(&full);
+        let base = net.output(&acc, Color::White, 2);
+        for pieces in 2..=32 {
+            let e = net.output(&acc, Color::White, pieces);
+            // Within one centipawn: the division rounds toward zero.
+            let moved = e - base - bucket(pieces) as i32 * SCALE;
+            assert!(moved.abs() <= 1, "{pieces} pieces: {e} against {base}");
+        }
+        assert_eq!(
+            net.evaluate(&full),
+            net.output(&net.accumulate(&full), Color::White, 32)
+        );
+        assert_eq!(
+            net.evaluate(&ending),
+            net.output(&net.accumulate(&ending), Color::White, 3)
+        );
     }
 
     #[test]
