@@ -835,6 +835,7 @@ impl<'a> Searcher<'a> {
         let mut prev_scores: Vec<i32> = Vec::new();
         let mut prev_best: Option<Move> = None;
         let mut stability = 0;
+        let mut prev_best_score: Option<i32> = None;
         for depth in 1..=self.stop.depth.min(MAX_PLY as u32 - 4) {
             self.seldepth = 0;
             self.root_excluded.clear();
@@ -909,14 +910,19 @@ impl<'a> Searcher<'a> {
                 stability = 0;
             }
             prev_best = best;
+            // How far the score fell since the last iteration: a falling score means trouble
+            // the deeper search is starting to see, worth more time.
+            let fall = prev_best_score.map_or(0, |p| (p - *score).clamp(0, 80));
+            prev_best_score = Some(*score);
             if let Some(soft) = self.stop.soft {
                 // Stop early when the best move is stable, think longer when it changes.
-                let factor = match stability {
+                let stable = match stability {
                     0 => 1.4,
                     1 => 1.1,
                     2 => 0.9,
                     _ => 0.7,
                 };
+                let factor = stable * (1.0 + f64::from(fall) / 160.0);
                 if elapsed.as_secs_f64() >= soft.as_secs_f64() * factor * 0.6 {
                     break;
                 }

@@ -51,11 +51,11 @@ pub fn budget(clock: &ClockState, overhead: Duration) -> Budget {
 
     // Time that can be spent without any risk of flagging.
     let usable = (remaining - overhead).max(0.0);
-    // Without a move count, plan as if 26 moves remained: with 36, games at 10+0.1 ended with
+    // Without a move count, plan as if 22 moves remained: with 36, games at 10+0.1 ended with
     // 4.5–5 s of the 10 unused (arbiter-match's time figures), time the moves could have had.
     let mtg = match clock.moves_to_go {
         Some(n) => n.clamp(1, 50) as f64,
-        None => 26.0,
+        None => 22.0,
     };
     // Keep a reserve for the remaining moves unless this is the last move before the control.
     // A busy machine can stall a process for a while: the less time is left, the larger the
