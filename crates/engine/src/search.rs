@@ -835,7 +835,6 @@ impl<'a> Searcher<'a> {
         let mut prev_scores: Vec<i32> = Vec::new();
         let mut prev_best: Option<Move> = None;
         let mut stability = 0;
-        let mut prev_best_score: Option<i32> = None;
         for depth in 1..=self.stop.depth.min(MAX_PLY as u32 - 4) {
             self.seldepth = 0;
             self.root_excluded.clear();
@@ -890,6 +889,9 @@ impl<'a> Searcher<'a> {
                 // line was searched completely) but report nothing incomplete.
                 break;
             }
+            // How far the score fell since the last iteration: a falling score means trouble
+            // the deeper search is starting to see, worth more time.
+            let fall = prev_scores.first().map_or(0, |p| (p - *score).clamp(0, 80));
             prev_scores = lines.iter().map(|(s, _)| *s).collect();
             let elapsed = self.stop.start.elapsed();
             for (i, (score, pv)) in lines.iter().enumerate() {
@@ -910,10 +912,6 @@ impl<'a> Searcher<'a> {
                 stability = 0;
             }
             prev_best = best;
-            // How far the score fell since the last iteration: a falling score means trouble
-            // the deeper search is starting to see, worth more time.
-            let fall = prev_best_score.map_or(0, |p| (p - *score).clamp(0, 80));
-            prev_best_score = Some(*score);
             if let Some(soft) = self.stop.soft {
                 // Stop early when the best move is stable, think longer when it changes.
                 let stable = match stability {

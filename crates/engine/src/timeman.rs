@@ -51,8 +51,9 @@ pub fn budget(clock: &ClockState, overhead: Duration) -> Budget {
 
     // Time that can be spent without any risk of flagging.
     let usable = (remaining - overhead).max(0.0);
-    // Without a move count, plan as if 22 moves remained: with 36, games at 10+0.1 ended with
-    // 4.5–5 s of the 10 unused (arbiter-match's time figures), time the moves could have had.
+    // Without a move count, plan as if 22 moves remained: games at 10+0.1 ended with 4.5–5 s
+    // of the 10 unused with 36, about 3 s with 26 and 2.2 s with 22 (arbiter-match's time
+    // figures), time the moves could have had.
     let mtg = match clock.moves_to_go {
         Some(n) => n.clamp(1, 50) as f64,
         None => 22.0,

@@ -12,10 +12,10 @@
 //! squared (SCReLU: +42 Elo over clipping alone, BENCHMARKS.md), feed one output, the
 //! evaluation. The output's weights are chosen by the number of pieces on the board
 //! ([`BUCKETS`] sets, [`bucket`]): what the hidden units mean for the result differs between
-//! the middlegame and an ending, and picking a set costs nothing. The weights are trained offline ([`train`], driven by
-//! `arbiter-tune nnue`) on positions labelled with a game result and an oracle's evaluation,
-//! and are stored quantised to integers ([`Network`]), so the engine's arithmetic is exact
-//! and the same on every platform, WebAssembly included.
+//! the middlegame and an ending, and picking a set costs nothing. The weights are trained
+//! offline ([`train`], driven by `arbiter-tune nnue`) on positions labelled with a game result
+//! and an oracle's evaluation, and are stored quantised to integers ([`Network`]), so the
+//! engine's arithmetic is exact and the same on every platform, WebAssembly included.
 
 pub mod train;
 
