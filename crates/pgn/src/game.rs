@@ -158,6 +158,15 @@ impl GameRecord {
             .unwrap_or(self.result)
     }
 
+    /// The written result this record contradicts, if any: its `Result` tag against its
+    /// termination marker, and both against a checkmate or stalemate on the board (Art. 5.1.1,
+    /// 5.2.1; see [`crate::check_result`]). `None` also when the moves do not replay.
+    pub fn result_conflict(&self) -> Option<crate::ResultConflict> {
+        let end = self.end_position().ok()?;
+        let tag = self.tags.get("Result").and_then(|r| r.parse().ok());
+        crate::check_result(tag, Some(self.result), &end)
+    }
+
     /// The position after the last move of the main line.
     ///
     /// # Errors

@@ -41,6 +41,7 @@ mod comment;
 mod error;
 mod game;
 mod reader;
+mod result_check;
 mod tags;
 mod writer;
 
@@ -50,5 +51,6 @@ pub use reader::{Control, Games, Reader, Visitor, MAX_COMMENT, MAX_TAG_LINE, MAX
 
 pub use comment::{format_duration, parse_comment, parse_duration, ParsedComment, DRAW_OFFER_MARK};
 pub use game::{GameRecord, Line, Nag, Node};
+pub use result_check::{board_result, check_result, BoardEnding, ResultConflict};
 pub use tags::{roster_default, GameResult, ParseResultError, Tags, SEVEN_TAG_ROSTER};
 pub use writer::{WriteError, Writer, MAX_LINE};

@@ -133,6 +133,8 @@ pub struct Reader<R> {
     stack: Vec<Frame>,
     /// The standard starting position, made once (Art. 2.1).
     standard: Position,
+    /// Where the last game's termination marker was.
+    result_at: Option<Location>,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -195,6 +197,7 @@ impl<R: Read> Reader<R> {
             tag_value: Vec::new(),
             stack: Vec::new(),
             standard: Position::new(),
+            result_at: None,
         }
     }
 
@@ -206,6 +209,12 @@ impl<R: Read> Reader<R> {
     /// Bytes consumed so far.
     pub fn bytes_read(&self) -> u64 {
         self.base + self.pos as u64
+    }
+
+    /// Where the termination marker of the game last read stood (game, line, column), if it
+    /// had one: the place to name when its result is wrong.
+    pub fn result_location(&self) -> Option<Location> {
+        self.result_at
     }
 
     /// Reads more input. Returns false at the end of the input.
@@ -336,6 +345,7 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         self.games += 1;
+        self.result_at = None;
         v.begin_game(self.games);
 
         // Tag section.
@@ -609,6 +619,7 @@ impl<R: Read> Reader<R> {
                     if let Some(r) = GameResult::from_token(&self.buf[tok_range.clone()]) {
                         self.pos = token_end;
                         if depth == 0 && !skipping {
+                            self.result_at = Some(loc);
                             v.result(r);
                             // The movetext is over. Whatever follows up to an empty line or the
                             // next tag line belongs to no game and is skipped.

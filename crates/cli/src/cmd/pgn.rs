@@ -2,7 +2,10 @@
 //! record (Art. 8, Appendix C) read and written as PGN.
 
 use anyhow::{Context, Result};
-use arbiter_pgn::{Control, GameBuilder, ReadError, Reader, Visitor, Writer};
+use arbiter_pgn::{
+    check_result, Control, GameBuilder, GameResult, Location, ReadError, Reader, ResultConflict,
+    Visitor, Writer,
+};
 use arbiter_rules::{Lang, Move, Position};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,7 +22,8 @@ pub struct Args {
 
 #[derive(Subcommand)]
 enum PgnCommand {
-    /// Check every move of every game against the Laws; exit status 1 if any game has an error.
+    /// Check every move of every game against the Laws, and each written result against the
+    /// board (Art. 5.1.1, 5.2.1); exit status 1 if any game has an error.
     Check {
         /// PGN files (`-` for standard input).
         #[arg(required = true)]
@@ -57,28 +61,55 @@ fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>)> {
     Ok((Box::new(f), len))
 }
 
-/// Counts main-line plies; the reader checks every move, variations included.
+/// Counts main-line plies; the reader checks every move, variations included. Also checks
+/// the written result against the board (Art. 5.1.1, 5.2.1), which the reader leaves alone.
 #[derive(Default)]
 struct Checker {
     depth: usize,
     moves: u64,
     error: Option<ReadError>,
+    /// The `Result` tag.
+    tag: Option<GameResult>,
+    /// The termination marker.
+    marker: Option<GameResult>,
+    /// The main line's last move and the position it was played in.
+    last: Option<(Position, Move)>,
+    start: Option<Position>,
+}
+
+/// What is wrong with a game.
+enum Problem {
+    /// The reader's error (a move, the FEN, the variant).
+    Read(ReadError),
+    /// The written result contradicts the record.
+    Result(ResultConflict),
 }
 
 impl Visitor for Checker {
-    type Output = Option<ReadError>;
+    type Output = Option<Problem>;
     fn begin_game(&mut self, _game: u64) {
         self.depth = 0;
+        self.tag = None;
+        self.marker = None;
+        self.last = None;
+        self.start = None;
     }
-    fn mv(&mut self, _before: &Position, _mv: Move) {
+    fn tag(&mut self, name: &str, value: &str) {
+        if name == "Result" {
+            self.tag = value.parse().ok();
+        }
+    }
+    fn begin_movetext(&mut self, start: &Position) -> Control {
+        self.start = Some(*start);
+        Control::Continue
+    }
+    fn mv(&mut self, before: &Position, mv: Move) {
         if self.depth == 0 {
             self.moves += 1;
+            self.last = Some((*before, mv));
         }
     }
     fn wants_comments(&self) -> bool {
-        false
-    }
-    fn wants_tags(&self) -> bool {
         false
     }
     fn begin_variation(&mut self) -> Control {
@@ -88,11 +119,36 @@ impl Visitor for Checker {
     fn end_variation(&mut self) {
         self.depth -= 1;
     }
+    fn result(&mut self, result: GameResult) {
+        self.marker = Some(result);
+    }
     fn error(&mut self, error: ReadError) {
         self.error = Some(error);
     }
-    fn end_game(&mut self) -> Option<ReadError> {
-        self.error.take()
+    fn end_game(&mut self) -> Option<Problem> {
+        if let Some(e) = self.error.take() {
+            return Some(Problem::Read(e));
+        }
+        let end = match self.last.take() {
+            Some((before, mv)) => before.play(mv).ok()?,
+            None => self.start.take()?,
+        };
+        check_result(self.tag, self.marker, &end).map(Problem::Result)
+    }
+}
+
+/// A problem's place (game, line, column) and message. A result conflict is placed at the
+/// termination marker (line 0 when the game has none).
+fn place<R: Read>(problem: &Problem, reader: &Reader<R>) -> (Location, String) {
+    match problem {
+        Problem::Read(e) => (e.location, e.kind.to_string()),
+        Problem::Result(conflict) => (
+            reader.result_location().unwrap_or(Location {
+                game: reader.games_read(),
+                ..Location::default()
+            }),
+            conflict.to_string(),
+        ),
     }
 }
 
@@ -135,22 +191,21 @@ fn check(files: &[String], json: bool) -> Result<ExitCode> {
             .with_context(|| format!("reading {path}"))?
         {
             report.games += 1;
-            if let Some(e) = error {
-                let game = first_game + e.game();
+            if let Some(problem) = error {
+                let (at, message) = place(&problem, &reader);
+                let game = first_game + at.game;
                 if !json {
                     writeln!(
                         out,
-                        "{path}:{}:{}: game {game}: {}",
-                        e.line(),
-                        e.column(),
-                        e.kind
+                        "{path}:{}:{}: game {game}: {message}",
+                        at.line, at.column
                     )?;
                 }
                 report.errors.push(JsonError {
                     game,
-                    line: e.line(),
-                    column: e.column(),
-                    message: e.kind.to_string(),
+                    line: at.line,
+                    column: at.column,
+                    message,
                 });
             }
             if let Some(bar) = &bar {
@@ -258,6 +313,40 @@ fn format(path: &str, lang: Option<Lang>) -> Result<ExitCode> {
 mod tests {
     use super::*;
 
+    fn problems(pgn: &str) -> Vec<(u64, u64, u64, String)> {
+        let mut reader = Reader::new(pgn.as_bytes());
+        let mut v = Checker::default();
+        let mut out = Vec::new();
+        while let Some(problem) = reader.read_game(&mut v).unwrap() {
+            if let Some(p) = problem {
+                let (at, message) = place(&p, &reader);
+                out.push((at.game, at.line, at.column, message));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn art_5_1_1_check_names_a_result_the_board_contradicts() {
+        let mate = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#";
+        let pgn = format!(
+            "[Result \"1-0\"]\n\n{mate} 1-0\n\n[Result \"0-1\"]\n\n{mate} 0-1\n\n\
+             [Result \"*\"]\n\n{mate} *\n\n[Result \"1/2-1/2\"]\n\n{mate}\n\n\
+             [Result \"1-0\"]\n\n1. e4 0-1\n"
+        );
+        let found = problems(&pgn);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!((found[0].0, found[0].1, found[0].2), (2, 7, 41));
+        assert!(found[0].3.contains("so the game ended 1-0 (Art. 5.1.1)"));
+        // No marker: placed on line 0 of its game.
+        assert_eq!((found[1].0, found[1].1), (4, 0));
+        assert!(found[1].3.contains("result 1/2-1/2 contradicts"));
+        assert_eq!((found[2].0, found[2].1, found[2].2), (5, 19, 7));
+        assert!(found[2]
+            .3
+            .contains("Result tag says 1-0 but the moves end with 0-1"));
+    }
+
     #[test]
     fn check_counts_main_line_plies_and_reports_errors_as_json() {
         let pgn = "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n1. e4 e5 2. Ke3 *\n";
@@ -270,12 +359,13 @@ mod tests {
         };
         while let Some(error) = reader.read_game(&mut v).unwrap() {
             report.games += 1;
-            if let Some(e) = error {
+            if let Some(problem) = error {
+                let (at, message) = place(&problem, &reader);
                 report.errors.push(JsonError {
-                    game: e.game(),
-                    line: e.line(),
-                    column: e.column(),
-                    message: e.kind.to_string(),
+                    game: at.game,
+                    line: at.line,
+                    column: at.column,
+                    message,
                 });
             }
         }

@@ -3,7 +3,9 @@
 //! `arbiter_pgn::Reader` with its `GameBuilder`; nothing is parsed twice).
 
 use arbiter_openings::{Opening, Openings};
-use arbiter_pgn::{GameBuilder, GameRecord, Reader};
+use arbiter_pgn::{
+    board_result, check_result, GameBuilder, GameRecord, GameResult, Reader, ResultConflict,
+};
 use arbiter_rules::{CastlingMode, Position};
 
 use super::wire::ImportErrorView;
@@ -73,12 +75,22 @@ pub fn read(text: &str) -> Parsed {
         match read {
             Ok(record) => match parsed(number, &record, game_text) {
                 Ok(g) => out.games.push(g),
-                Err(message) => out.errors.push(ImportErrorView {
+                Err(Refused::Replay(message)) => out.errors.push(ImportErrorView {
                     game: number,
                     line: 0,
                     column: 0,
                     message,
                 }),
+                // Named at the game's termination marker (line 0 when it has none).
+                Err(Refused::Result(conflict)) => {
+                    let at = reader.result_location().unwrap_or_default();
+                    out.errors.push(ImportErrorView {
+                        game: number,
+                        line: at.line,
+                        column: at.column,
+                        message: conflict.to_string(),
+                    });
+                }
             },
             Err(e) => out.errors.push(ImportErrorView {
                 game: e.game(),
@@ -91,11 +103,20 @@ pub fn read(text: &str) -> Parsed {
     out
 }
 
+/// Why a game the reader accepted is not stored.
+enum Refused {
+    /// It does not replay (cannot happen after the reader's checks; kept as an error, not a
+    /// panic).
+    Replay(String),
+    /// Its written result is contradicted by its own record (Art. 5.1.1, 5.2.1).
+    Result(ResultConflict),
+}
+
 /// A record the reader accepted, replayed for storage (every move was checked by the reader).
-fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, String> {
+fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, Refused> {
     let start = record
         .start_position()
-        .map_err(|e| format!("bad FEN tag: {e}"))?;
+        .map_err(|e| Refused::Replay(format!("bad FEN tag: {e}")))?;
     let fen = |p: &Position| {
         if p.mode() == CastlingMode::Chess960 {
             p.fen_shredder()
@@ -111,9 +132,19 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, St
         moves.push((pos.uci(m), pos.san(m)));
         pos = pos
             .play(m)
-            .map_err(|_| format!("move {} does not replay", moves.len()))?;
+            .map_err(|_| Refused::Replay(format!("move {} does not replay", moves.len())))?;
         opening = openings.lookup(&pos).or(opening);
     }
+    let tag = record.tags.get("Result").and_then(|r| r.parse().ok());
+    if let Some(conflict) = check_result(tag, Some(record.result), &pos) {
+        return Err(Refused::Result(conflict));
+    }
+    // A record that leaves the result open (`*`) but ends in checkmate or stalemate has the
+    // result the board fixes.
+    let result = match (record.effective_result(), board_result(&pos)) {
+        (GameResult::Unknown, Some((board, _))) => board,
+        (written, _) => written,
+    };
     Ok(ParsedGame {
         number,
         chess960: start.mode() == CastlingMode::Chess960,
@@ -125,7 +156,7 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, St
             .iter()
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect(),
-        result: record.effective_result().as_str().to_owned(),
+        result: result.as_str().to_owned(),
         termination: record.tags.get("Termination").map(str::to_owned),
         opening,
         text: text.to_owned(),
@@ -183,6 +214,28 @@ mod tests {
         assert!(p.games[0].chess960);
         assert_eq!(p.games[0].opening, None);
         assert_eq!(p.games[0].moves.len(), 2);
+    }
+
+    #[test]
+    fn art_5_1_1_a_result_the_checkmate_contradicts_is_refused() {
+        let mate = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#";
+        let text = format!(
+            "[Event \"A\"]\n[Result \"0-1\"]\n\n{mate} 0-1\n\n\
+[Event \"B\"]\n[Result \"*\"]\n\n{mate} *\n\n\
+[Event \"C\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n"
+        );
+        let p = read(&text);
+        assert_eq!(p.errors.len(), 2, "{:?}", p.errors);
+        let (a, c) = (&p.errors[0], &p.errors[1]);
+        assert_eq!((a.game, a.line, a.column), (1, 4, 41), "{a:?}");
+        assert!(a.message.contains("Black is checkmated"), "{}", a.message);
+        assert!(a.message.contains("1-0"), "{}", a.message);
+        assert_eq!((c.game, c.line, c.column), (3, 14, 10), "{c:?}");
+        assert!(c.message.contains("Result tag says 1-0"), "{}", c.message);
+        // Left open, the result is the one the board fixes.
+        assert_eq!(p.games.len(), 1);
+        assert_eq!(p.games[0].number, 2);
+        assert_eq!(p.games[0].result, "1-0");
     }
 
     #[test]
