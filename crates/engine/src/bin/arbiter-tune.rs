@@ -7,7 +7,7 @@
 //! arbiter-tune extract [--skip PLIES] GAMES.pgn...  > positions.txt
 //! arbiter-tune play [--games N] [--nodes K] [--seed S]  > positions.txt
 //! arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] positions.txt...
-//! arbiter-tune nnue [--residual] [--epochs N] [--lr R] [--decay D] [--lambda L] [--k K] [--seed S] [--out FILE] positions.txt...
+//! arbiter-tune nnue [--residual] [--epochs N] [--lr R] [--decay D] [--batch B] [--lambda L] [--k K] [--seed S] [--out FILE] positions.txt...
 //! ```
 //! `play` has the engine play itself (`--nodes` a move, after 8–11 random plies from the
 //! start, seeded by `--seed`) and writes the quiet positions of those games like `extract`.
@@ -22,7 +22,8 @@
 //! `nnue` trains the network on the same lines and targets (`k` default 1.2377, the classical
 //! evaluation's); `--residual` trains it on what the classical evaluation misses (its output is
 //! added to that evaluation, so a residual network belongs to the classical weights it was
-//! trained with); `--decay` is AdamW's weight decay; every twentieth game is held out and the
+//! trained with); `--decay` is AdamW's weight decay; `--batch` the positions per step (default
+//! 16,384); every twentieth game is held out and the
 //! network of the best epoch is written (default `network.bin`).
 
 use arbiter_engine::nnue::train::Random;
@@ -35,7 +36,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: arbiter-tune extract [--skip PLIES] GAMES.pgn...\n       \
     arbiter-tune play [--games N] [--nodes K] [--seed S]\n       \
     arbiter-tune fit [--epochs N] [--lr CP] [--lambda L] [--k K] [--out FILE] [--note TEXT] POSITIONS...\n       \
-    arbiter-tune nnue [--residual] [--epochs N] [--lr R] [--decay D] [--lambda L] [--k K] [--seed S] [--out FILE] POSITIONS...";
+    arbiter-tune nnue [--residual] [--epochs N] [--lr R] [--decay D] [--batch B] [--lambda L] [--k K] [--seed S] [--out FILE] POSITIONS...";
 
 struct Config {
     epochs: usize,
@@ -50,6 +51,7 @@ struct Config {
     seed: u64,
     residual: bool,
     decay: f64,
+    batch: usize,
     files: Vec<String>,
 }
 
@@ -67,6 +69,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         seed: 1,
         residual: false,
         decay: 0.0,
+        batch: 16_384,
         files: Vec::new(),
     };
     let mut i = 0;
@@ -87,6 +90,12 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--games" => c.games = val(i)?.parse().map_err(|_| "bad --games")?,
             "--nodes" => c.nodes = val(i)?.parse().map_err(|_| "bad --nodes")?,
             "--decay" => c.decay = val(i)?.parse().map_err(|_| "bad --decay")?,
+            "--batch" => {
+                c.batch = val(i)?.parse().map_err(|_| "bad --batch")?;
+                if c.batch < 2 {
+                    return Err("bad --batch: at least 2".into());
+                }
+            }
             "--seed" => c.seed = val(i)?.parse().map_err(|_| "bad --seed")?,
             "--residual" => {
                 c.residual = true;
@@ -272,7 +281,7 @@ fn nnue(cfg: &Config) -> Result<(), String> {
         } else {
             lr
         };
-        let loss = trainer.epoch(&train, 16_384, rate);
+        let loss = trainer.epoch(&train, cfg.batch, rate);
         let held = trainer.loss(&hold);
         eprintln!("epoch {epoch}: training {loss:.6}, held out {held:.6}");
         if held < best.0 {

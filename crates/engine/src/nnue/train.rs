@@ -270,6 +270,12 @@ impl Trainer {
             for p in &mut self.params[W1..W2] {
                 *p = p.clamp(-1.98, 1.98);
             }
+            // And the output weights within what quantising keeps ([`OUTPUT_LIMIT`]): a weight
+            // clipped only when quantised would move the evaluation by up to 100 cp.
+            let limit = f32::from(OUTPUT_LIMIT) / QB as f32;
+            for p in &mut self.params[W2..B2] {
+                *p = p.clamp(-limit, limit);
+            }
         }
         total / samples.len().max(1) as f64
     }
@@ -335,6 +341,28 @@ mod tests {
         assert!(max < 3.0 && mean <= max, "{mean} {max}");
         // Its largest difference covers the one computed by hand above.
         assert!(max + 1e-3 >= f64::from((float_up - e_up as f32).abs()));
+    }
+
+    #[test]
+    fn output_weights_stay_within_what_quantising_keeps() {
+        // Output weights beyond OUTPUT_LIMIT / QB (as training with little weight decay gives)
+        // would be clipped only when quantised, and the integer network would differ from the
+        // float one by up to 100 cp; a training step brings them back within it.
+        let up = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let samples = vec![Sample::new(&up, 0.9, 0).unwrap()];
+        let mut t = Trainer::new(3, 1.0, 0.06);
+        t.epoch(&samples, 2, 0.01);
+        for w in &mut t.params[W2..B2] {
+            *w *= 40.0;
+        }
+        t.epoch(&samples, 2, 0.0);
+        let limit = f32::from(OUTPUT_LIMIT) / QB as f32;
+        let largest = t.params[W2..B2].iter().fold(0.0f32, |m, w| m.max(w.abs()));
+        assert!(largest <= limit, "{largest}");
+        // Every output weight at the limit magnifies the first layer's rounding (13 cp here);
+        // unclipped, the integer network would be thousands of centipawns off.
+        let (_, max) = t.quantisation_error(&samples);
+        assert!(max < 20.0, "{max}");
     }
 
     #[test]
