@@ -35,6 +35,10 @@ async fn text(t: &T, path: &str) -> (StatusCode, String) {
     (resp.status(), resp.text().await.unwrap())
 }
 
+/// Held by each test that imports: they count the imported games of the whole database
+/// before and after, and on PostgreSQL the database is shared by the tests running at once.
+static IMPORTING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn imported_count(t: &T) -> i64 {
     let store = t.server.as_ref().unwrap().hub().store();
     sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM imported_games")
@@ -44,6 +48,7 @@ async fn imported_count(t: &T) -> i64 {
 }
 
 async fn multi_game_import_with_one_broken_game(db: Db) {
+    let _serial = IMPORTING.lock().await;
     let Some(t) = T::new(db).await else { return };
     let before = imported_count(&t).await;
     let (s, r) = import(&t, "application/x-chess-pgn", THREE_GAMES.to_owned()).await;
@@ -135,6 +140,7 @@ async fn multi_game_import_with_one_broken_game(db: Db) {
 }
 
 async fn json_body_and_importer_and_no_game(db: Db) {
+    let _serial = IMPORTING.lock().await;
     let Some(t) = T::new(db).await else { return };
     let mut b = Browser::new(&t);
     let name = b.sign_up("imp").await;
@@ -176,6 +182,7 @@ async fn json_body_and_importer_and_no_game(db: Db) {
 }
 
 async fn size_limit_refuses_and_stores_nothing(db: Db) {
+    let _serial = IMPORTING.lock().await;
     let Some(t) = T::new(db).await else { return };
     let before = imported_count(&t).await;
     let game = "[Event \"Big\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n";
