@@ -135,6 +135,8 @@ pub struct Reader<R> {
     standard: Position,
     /// Where the last game's termination marker was.
     result_at: Option<Location>,
+    /// Where the last game's `Result` tag was.
+    result_tag_at: Option<Location>,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -198,6 +200,7 @@ impl<R: Read> Reader<R> {
             stack: Vec::new(),
             standard: Position::new(),
             result_at: None,
+            result_tag_at: None,
         }
     }
 
@@ -211,10 +214,11 @@ impl<R: Read> Reader<R> {
         self.base + self.pos as u64
     }
 
-    /// Where the termination marker of the game last read stood (game, line, column), if it
-    /// had one: the place to name when its result is wrong.
+    /// Where the result of the game last read is written (game, line, column): its
+    /// termination marker, or without one its `Result` tag; the place to name when the
+    /// result is wrong.
     pub fn result_location(&self) -> Option<Location> {
-        self.result_at
+        self.result_at.or(self.result_tag_at)
     }
 
     /// Reads more input. Returns false at the end of the input.
@@ -346,11 +350,13 @@ impl<R: Read> Reader<R> {
         }
         self.games += 1;
         self.result_at = None;
+        self.result_tag_at = None;
         v.begin_game(self.games);
 
         // Tag section.
         let mut fen: Option<(String, Location)> = None;
         let mut variant: Option<(String, Location)> = None;
+        let mut result_tag: Option<Location> = None;
         let mut newlines = 0;
         let mut tags_seen = false;
         let mut header_only = false;
@@ -382,6 +388,8 @@ impl<R: Read> Reader<R> {
                     fen = Some((decode(value).into_owned(), loc));
                 } else if name == b"Variant" {
                     variant = Some((decode(value).into_owned(), loc));
+                } else if name == b"Result" {
+                    result_tag = Some(loc);
                 }
                 if wants_tags {
                     v.tag(&decode(name), &decode(value));
@@ -400,6 +408,8 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
+
+        self.result_tag_at = result_tag;
 
         // Starting position.
         let mut skipping = false;

@@ -138,7 +138,7 @@ impl Visitor for Checker {
 }
 
 /// A problem's place (game, line, column) and message. A result conflict is placed at the
-/// termination marker (line 0 when the game has none).
+/// termination marker, or at the `Result` tag when the game has no marker.
 fn place<R: Read>(problem: &Problem, reader: &Reader<R>) -> (Location, String) {
     match problem {
         Problem::Read(e) => (e.location, e.kind.to_string()),
@@ -338,8 +338,8 @@ mod tests {
         assert_eq!(found.len(), 3, "{found:?}");
         assert_eq!((found[0].0, found[0].1, found[0].2), (2, 7, 41));
         assert!(found[0].3.contains("so the game ended 1-0 (Art. 5.1.1)"));
-        // No marker: placed on line 0 of its game.
-        assert_eq!((found[1].0, found[1].1), (4, 0));
+        // No marker: placed at its Result tag.
+        assert_eq!((found[1].0, found[1].1, found[1].2), (4, 13, 1));
         assert!(found[1].3.contains("result 1/2-1/2 contradicts"));
         assert_eq!((found[2].0, found[2].1, found[2].2), (5, 19, 7));
         assert!(found[2]

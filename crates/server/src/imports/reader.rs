@@ -81,7 +81,7 @@ pub fn read(text: &str) -> Parsed {
                     column: 0,
                     message,
                 }),
-                // Named at the game's termination marker (line 0 when it has none).
+                // Named at the game's termination marker, or its Result tag without one.
                 Err(Refused::Result(conflict)) => {
                     let at = reader.result_location().unwrap_or_default();
                     out.errors.push(ImportErrorView {
@@ -140,10 +140,20 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, Re
         return Err(Refused::Result(conflict));
     }
     // A record that leaves the result open (`*`) but ends in checkmate or stalemate has the
-    // result the board fixes.
-    let result = match (record.effective_result(), board_result(&pos)) {
-        (GameResult::Unknown, Some((board, _))) => board,
-        (written, _) => written,
+    // result the board fixes, also in its tags and its text.
+    let mut tags: Vec<(String, String)> = record
+        .tags
+        .iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    let (result, text) = match (record.effective_result(), board_result(&pos)) {
+        (GameResult::Unknown, Some((board, _))) => {
+            for (_, v) in tags.iter_mut().filter(|(k, _)| k == "Result") {
+                *v = board.as_str().to_owned();
+            }
+            (board, with_result(text, board.as_str()))
+        }
+        (written, _) => (written, text.to_owned()),
     };
     Ok(ParsedGame {
         number,
@@ -151,16 +161,23 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, Re
         initial_fen: fen(&start),
         final_fen: fen(&pos),
         moves,
-        tags: record
-            .tags
-            .iter()
-            .map(|(k, v)| (k.to_owned(), v.to_owned()))
-            .collect(),
+        tags,
         result: result.as_str().to_owned(),
         termination: record.tags.get("Termination").map(str::to_owned),
         opening,
-        text: text.to_owned(),
+        text,
     })
+}
+
+/// A game's `text` whose result was left open (`*`, or no termination marker) with `result`
+/// written in: in its `Result` tag and as its termination marker.
+fn with_result(text: &str, result: &str) -> String {
+    let tagged = text.replacen("[Result \"*\"]", &format!("[Result \"{result}\"]"), 1);
+    let body = tagged.trim_end();
+    match body.strip_suffix('*') {
+        Some(moves) => format!("{moves}{result}"),
+        None => format!("{body} {result}"),
+    }
 }
 
 #[cfg(test)]
@@ -232,10 +249,33 @@ mod tests {
         assert!(a.message.contains("1-0"), "{}", a.message);
         assert_eq!((c.game, c.line, c.column), (3, 14, 10), "{c:?}");
         assert!(c.message.contains("Result tag says 1-0"), "{}", c.message);
-        // Left open, the result is the one the board fixes.
+        // Left open, the result is the one the board fixes, in the tags and text too.
         assert_eq!(p.games.len(), 1);
-        assert_eq!(p.games[0].number, 2);
+        let b = &p.games[0];
+        assert_eq!(b.number, 2);
+        assert_eq!(b.result, "1-0");
+        assert!(b.tags.contains(&("Result".to_owned(), "1-0".to_owned())));
+        assert!(b.text.contains("[Result \"1-0\"]"), "{}", b.text);
+        assert!(b.text.ends_with("Qxf7# 1-0"), "{}", b.text);
+        // Without a marker, the result is written at the end.
+        let p = read(&format!("[Event \"D\"]\n\n{mate}\n"));
         assert_eq!(p.games[0].result, "1-0");
+        assert!(
+            p.games[0].text.ends_with("Qxf7# 1-0"),
+            "{}",
+            p.games[0].text
+        );
+    }
+
+    #[test]
+    fn art_5_1_1_without_a_marker_the_contradicted_result_tag_is_named() {
+        let text = "[Event \"A\"]\n[Site \"?\"]\n[Result \"0-1\"]\n\n\
+1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n";
+        let p = read(text);
+        assert!(p.games.is_empty(), "{:?}", p.games.len());
+        let e = &p.errors[0];
+        assert_eq!((e.game, e.line, e.column), (1, 3, 1), "{e:?}");
+        assert!(e.message.contains("Black is checkmated"), "{}", e.message);
     }
 
     #[test]
