@@ -148,8 +148,9 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, Re
         .collect();
     let (result, text) = match (record.effective_result(), board_result(&pos)) {
         (GameResult::Unknown, Some((board, _))) => {
-            for (_, v) in tags.iter_mut().filter(|(k, _)| k == "Result") {
-                *v = board.as_str().to_owned();
+            match tags.iter_mut().find(|(k, _)| k == "Result") {
+                Some((_, v)) => *v = board.as_str().to_owned(),
+                None => tags.push(("Result".to_owned(), board.as_str().to_owned())),
             }
             (board, with_result(text, board.as_str()))
         }
@@ -170,10 +171,38 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, Re
 }
 
 /// A game's `text` whose result was left open (`*`, or no termination marker) with `result`
-/// written in: in its `Result` tag and as its termination marker.
+/// written in: in its `Result` tag (however the tag was spaced; added after the other tags
+/// if it had none) and as its termination marker.
 fn with_result(text: &str, result: &str) -> String {
-    let tagged = text.replacen("[Result \"*\"]", &format!("[Result \"{result}\"]"), 1);
-    let body = tagged.trim_end();
+    let tag = format!("[Result \"{result}\"]");
+    let mut lines: Vec<String> = Vec::new();
+    let (mut in_header, mut tagged, mut last_tag) = (true, false, None);
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if in_header && trimmed.starts_with('[') {
+            let name = trimmed[1..].trim_start();
+            let is_result = name
+                .strip_prefix("Result")
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '"'));
+            if is_result && !tagged {
+                lines.push(tag.clone());
+                tagged = true;
+            } else {
+                lines.push(line.to_owned());
+            }
+            last_tag = Some(lines.len());
+            continue;
+        }
+        if !trimmed.is_empty() {
+            in_header = false;
+        }
+        lines.push(line.to_owned());
+    }
+    if let (false, Some(after)) = (tagged, last_tag) {
+        lines.insert(after, tag);
+    }
+    let joined = lines.join("\n");
+    let body = joined.trim_end();
     match body.strip_suffix('*') {
         Some(moves) => format!("{moves}{result}"),
         None => format!("{body} {result}"),
@@ -257,14 +286,31 @@ mod tests {
         assert!(b.tags.contains(&("Result".to_owned(), "1-0".to_owned())));
         assert!(b.text.contains("[Result \"1-0\"]"), "{}", b.text);
         assert!(b.text.ends_with("Qxf7# 1-0"), "{}", b.text);
-        // Without a marker, the result is written at the end.
+        // Without a marker, the result is written at the end, and in a Result tag added
+        // after the others.
         let p = read(&format!("[Event \"D\"]\n\n{mate}\n"));
-        assert_eq!(p.games[0].result, "1-0");
+        let d = &p.games[0];
+        assert_eq!(d.result, "1-0");
+        assert!(d.text.ends_with("Qxf7# 1-0"), "{}", d.text);
         assert!(
-            p.games[0].text.ends_with("Qxf7# 1-0"),
+            d.text
+                .starts_with("[Event \"D\"]\n[Result \"1-0\"]\n\n1. e4"),
             "{}",
-            p.games[0].text
+            d.text
         );
+        assert!(d.tags.contains(&("Result".to_owned(), "1-0".to_owned())));
+        // A Result tag spaced otherwise is rewritten too, and only in the header.
+        let p = read(&format!(
+            "[Event \"E\"]\n[ Result   \"*\" ]\n\n{{[Result \"*\"]}} {mate} *\n"
+        ));
+        let e = &p.games[0];
+        assert!(
+            e.text
+                .starts_with("[Event \"E\"]\n[Result \"1-0\"]\n\n{[Result \"*\"]} 1. e4"),
+            "{}",
+            e.text
+        );
+        assert!(e.text.ends_with("Qxf7# 1-0"), "{}", e.text);
     }
 
     #[test]
