@@ -171,8 +171,8 @@ fn parsed(number: u64, record: &GameRecord, text: &str) -> Result<ParsedGame, Re
 }
 
 /// A game's `text` whose result was left open (`*`, or no termination marker) with `result`
-/// written in: in its `Result` tag (however the tag was spaced; added after the other tags
-/// if it had none) and as its termination marker.
+/// written in: in its `Result` tag (however the tag was spaced, and wherever it stands on its
+/// line; added after the other tags if it had none) and as its termination marker.
 fn with_result(text: &str, result: &str) -> String {
     let tag = format!("[Result \"{result}\"]");
     let mut lines: Vec<String> = Vec::new();
@@ -180,16 +180,16 @@ fn with_result(text: &str, result: &str) -> String {
     for line in text.lines() {
         let trimmed = line.trim();
         if in_header && trimmed.starts_with('[') {
-            let name = trimmed[1..].trim_start();
-            let is_result = name
-                .strip_prefix("Result")
-                .is_some_and(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '"'));
-            if is_result && !tagged {
-                lines.push(tag.clone());
-                tagged = true;
-            } else {
-                lines.push(line.to_owned());
+            let mut rewritten = String::with_capacity(line.len());
+            for (segment, is_tag) in tag_segments(line) {
+                if is_tag && !tagged && is_result_tag(segment) {
+                    rewritten.push_str(&tag);
+                    tagged = true;
+                } else {
+                    rewritten.push_str(segment);
+                }
             }
+            lines.push(rewritten);
             last_tag = Some(lines.len());
             continue;
         }
@@ -207,6 +207,51 @@ fn with_result(text: &str, result: &str) -> String {
         Some(moves) => format!("{moves}{result}"),
         None => format!("{body} {result}"),
     }
+}
+
+/// A header line cut into its tag pairs (`[Name "value"]`, `true`) and what lies between them
+/// (`false`), so that a line holding several tags can have one of them replaced. A `]` inside
+/// a quoted value (with `\"` escapes) does not close the tag.
+fn tag_segments(line: &str) -> Vec<(&str, bool)> {
+    let mut segments = Vec::new();
+    let (mut start, mut open, mut quoted, mut escaped) = (0, None, false, false);
+    for (i, c) in line.char_indices() {
+        match open {
+            None if c == '[' => {
+                if i > start {
+                    segments.push((&line[start..i], false));
+                }
+                open = Some(i);
+            }
+            None => {}
+            Some(from) => {
+                if escaped {
+                    escaped = false;
+                } else if quoted && c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    quoted = !quoted;
+                } else if c == ']' && !quoted {
+                    segments.push((&line[from..=i], true));
+                    start = i + 1;
+                    open = None;
+                }
+            }
+        }
+    }
+    let rest = open.unwrap_or(start);
+    if rest < line.len() {
+        segments.push((&line[rest..], false));
+    }
+    segments
+}
+
+/// Whether a tag pair (`[ Result "*" ]`, however spaced) is the `Result` tag.
+fn is_result_tag(segment: &str) -> bool {
+    segment[1..]
+        .trim_start()
+        .strip_prefix("Result")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '"'))
 }
 
 #[cfg(test)]
@@ -311,6 +356,18 @@ mod tests {
             e.text
         );
         assert!(e.text.ends_with("Qxf7# 1-0"), "{}", e.text);
+        // Several tags on one line: the Result tag among them is rewritten, not doubled.
+        let p = read(&format!(
+            "[Event \"F]\"] [Result \"*\"] [Site \"?\"]\n\n{mate} *\n"
+        ));
+        let f = &p.games[0];
+        assert!(
+            f.text
+                .starts_with("[Event \"F]\"] [Result \"1-0\"] [Site \"?\"]\n\n1. e4"),
+            "{}",
+            f.text
+        );
+        assert_eq!(f.text.matches("Result").count(), 1, "{}", f.text);
     }
 
     #[test]
