@@ -88,7 +88,7 @@ impl Level {
     ///
     /// | level | opponent | games | score | estimate (95 % interval) |
     /// |---|---|---:|---:|---|
-    /// | 8 | UCI_Elo 2500 | 160 | 47.8 % | 2485 (2445–2524) |
+    /// | 8 | UCI_Elo 2500 | 80 | 55.0 % | 2535 (2481–2590) |
     /// | 7 | UCI_Elo 2000 | 40 | 33.8 % | 1880 (1756–1985) |
     /// | 6 | UCI_Elo 1800 | 40 | 57.5 % | 1850 (1748–1968) |
     /// | 5 | UCI_Elo 1350 | 40 | 88.8 % | 1710 (1583–2048) |
@@ -104,8 +104,9 @@ impl Level {
     /// more time a move 31.9 % in 160 games (2370); with output buckets and finer output
     /// weights 34.7 % in 160 games (2390); with the network trained in smaller batches 41.2 %
     /// in 160 games (2440); with the network trained on 9 million positions of its own games
-    /// 47.8 % in 160 games (2485). Levels 1 to 7 were measured before the tuning and keep the
-    /// classical evaluation.
+    /// 47.8 % in 160 games (2485); with 12 million 55.0 % in 80 games (2535; the same 80
+    /// openings gave 50.0 % with 9 million). Levels 1 to 7 were measured before the tuning and
+    /// keep the classical evaluation.
     ///
     /// Level 1 lost every game to Stockfish's weakest setting (1350, at most 959 with 95 %
     /// confidence); its estimate is level 2's less half the 382 Elo that level 2 scored
@@ -114,7 +115,7 @@ impl Level {
     /// summed in self-play, 1,180 against Stockfish).
     ///
     /// **Uncertainty.** With 30–40 games a level, each estimate is known to about ±100–150
-    /// Elo (level 8 to about ±50), and neighbouring levels overlap: levels 3 and 4, and 6 and 7,
+    /// Elo (level 8 to about ±55), and neighbouring levels overlap: levels 3 and 4, and 6 and 7,
     /// are 50 and 30 Elo apart against Stockfish although each beats the one below in
     /// self-play (BENCHMARKS.md, "Levels: each level against the one above"). The scale is
     /// Stockfish's, at a fast time control, not a FIDE or online rating; levels 1 to 7 are
@@ -146,7 +147,7 @@ impl Level {
 }
 
 /// Estimated Elo of levels 1 to 8 (see [`Level::from_elo`]).
-const LEVEL_ELO: [i32; 8] = [740, 930, 1500, 1550, 1710, 1850, 1880, 2485];
+const LEVEL_ELO: [i32; 8] = [740, 930, 1500, 1550, 1710, 1850, 1880, 2535];
 
 impl Default for Level {
     fn default() -> Level {
