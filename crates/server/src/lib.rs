@@ -51,6 +51,8 @@ pub mod tournaments;
 pub mod analysis;
 // PGN import and opening names (after games, accounts).
 pub mod imports;
+// lichess's HTTP API over the same games, lobby and accounts (after all of them).
+pub mod lichess;
 
 // The top: the web UI's files, the API document, health and metrics.
 mod assets;
@@ -171,6 +173,8 @@ pub struct AppState {
     pub analyses: Arc<analysis::Analyses>,
     /// PGN imports (imported games are shown by the games' routes too).
     pub imports: Arc<imports::Imports>,
+    /// Who is online (lichess's API: connections to `/api/stream/event`).
+    pub presence: Arc<lichess::Presence>,
 }
 
 impl AppState {
@@ -196,6 +200,7 @@ impl AppState {
         Self {
             analyses: analysis::Analyses::new(hub.clone(), config.analysis.clone()),
             imports: imports::Imports::new(hub.store().pool().clone()),
+            presence: lichess::Presence::new(),
             lobby: lobby::Lobby::start(hub.clone()),
             tournaments,
             hub,
@@ -224,6 +229,7 @@ part_of_state!(Arc<lobby::Lobby>, lobby);
 part_of_state!(Arc<tournaments::Tournaments>, tournaments);
 part_of_state!(Arc<analysis::Analyses>, analyses);
 part_of_state!(Arc<imports::Imports>, imports);
+part_of_state!(Arc<lichess::Presence>, presence);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).
@@ -241,6 +247,7 @@ pub fn app(state: AppState, max_body_bytes: usize) -> Router {
         .merge(profiles::routes())
         .merge(analysis::routes())
         .merge(imports::routes())
+        .merge(lichess::routes())
         .merge(
             // Cluster mode: run on the coordinator (passed on from other nodes).
             lobby::routes().merge(tournaments::routes()).route_layer(

@@ -7,6 +7,7 @@
 //! so a logout takes effect at once.
 
 pub mod csrf;
+pub mod scopes;
 pub mod sessions;
 
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ use axum::http::{header, HeaderValue};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use sqlx::AnyPool;
 
-pub use sessions::{Account, API_TOKEN_PREFIX};
+pub use sessions::{Account, TokenGrant, API_TOKEN_PREFIX, BOT_TITLE};
 
 use crate::error::AppError;
 use crate::token;
@@ -108,6 +109,15 @@ impl Auth {
         Ok(())
     }
 
+    /// Forget what the cache knows of `account_id` (its title changed), so that its sessions
+    /// see the change at once.
+    pub fn forget_account(&self, account_id: &str) {
+        self.cache
+            .lock()
+            .expect("auth cache")
+            .retain(|_, (a, _)| a.id != account_id);
+    }
+
     async fn session(&self, hash: &str) -> Result<Option<Account>, AppError> {
         if let Some((a, at)) = self.cache.lock().expect("auth cache").get(hash) {
             if at.elapsed() < CACHE_TTL {
@@ -142,6 +152,9 @@ pub struct Identity {
     pub seat_token: Option<String>,
     /// The hash of the session cookie's secret, when the account came from a cookie.
     pub session: Option<String>,
+    /// The lichess scopes of the personal API token the account came from; `None` for a
+    /// browser session (or no account), which may do everything.
+    pub scopes: Option<Vec<String>>,
 }
 
 impl Identity {
@@ -165,10 +178,11 @@ impl Identity {
                     AppError::Unauthorized("expected Authorization: Bearer TOKEN".into())
                 })?;
             if bearer.starts_with(API_TOKEN_PREFIX) {
-                let account = sessions::token_account(&auth.pool, bearer)
+                let grant = sessions::token_account(&auth.pool, bearer)
                     .await?
                     .ok_or_else(|| AppError::Unauthorized("unknown or revoked API token".into()))?;
-                id.account = Some(account);
+                id.account = Some(grant.account);
+                id.scopes = Some(grant.scopes);
             } else {
                 id.seat_token = Some(bearer.to_owned());
             }
@@ -184,6 +198,15 @@ impl Identity {
             }
         }
         Ok(id)
+    }
+
+    /// 403 `missing_scope` unless the request may act with lichess's `scope` (a browser
+    /// session may do everything; a token what it was granted).
+    ///
+    /// # Errors
+    /// 403 `missing_scope`, `Missing scope: board:play`.
+    pub fn require_scope(&self, scope: &str) -> Result<(), AppError> {
+        scopes::require(self.scopes.as_deref(), scope)
     }
 }
 
@@ -207,6 +230,36 @@ pub struct LoggedIn {
     pub account: Account,
     /// The session's hash when logged in by cookie.
     pub session: Option<String>,
+    /// The lichess scopes of the personal API token used; `None` when logged in by browser
+    /// session (everything allowed).
+    pub scopes: Option<Vec<String>>,
+}
+
+impl LoggedIn {
+    /// 403 `missing_scope` unless the request may act with lichess's `scope` (a browser
+    /// session may do everything; a token what it was granted).
+    ///
+    /// # Errors
+    /// 403 `missing_scope`, `Missing scope: board:play`.
+    pub fn require_scope(&self, scope: &str) -> Result<(), AppError> {
+        scopes::require(self.scopes.as_deref(), scope)
+    }
+
+    /// 403 `session_required` unless logged in by browser session: a token never manages
+    /// the account (tokens, password, closing, sessions), whatever its scopes.
+    ///
+    /// # Errors
+    /// 403 `session_required`.
+    pub fn require_session(&self) -> Result<(), AppError> {
+        if self.session.is_some() {
+            Ok(())
+        } else {
+            Err(AppError::forbidden(
+                "session_required",
+                "this needs the browser session: an API token cannot manage the account",
+            ))
+        }
+    }
 }
 
 impl<S> FromRequestParts<S> for LoggedIn
@@ -222,6 +275,7 @@ where
             Some(account) => Ok(LoggedIn {
                 account,
                 session: id.session,
+                scopes: id.scopes,
             }),
             None => Err(AppError::Unauthorized("log in first".into())),
         }

@@ -19,6 +19,30 @@ pub struct Account {
     pub id: String,
     /// The username as the player wrote it.
     pub username: String,
+    /// The account's title: `BOT` for a bot account (lichess's API), else none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// The title of a bot account.
+pub const BOT_TITLE: &str = "BOT";
+
+impl Account {
+    /// Is this a bot account (it plays by challenge only)?
+    pub fn is_bot(&self) -> bool {
+        self.title.as_deref() == Some(BOT_TITLE)
+    }
+}
+
+/// A live personal API token as looked up by its secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenGrant {
+    /// Its account.
+    pub account: Account,
+    /// The lichess scopes it was granted (see [`super::scopes`]).
+    pub scopes: Vec<String>,
+    /// When it was created, unix ms.
+    pub created_at: i64,
 }
 
 /// Start a session for `account_id`; returns the cookie's secret (shown once, stored hashed).
@@ -46,7 +70,7 @@ pub async fn create_session(pool: &AnyPool, account_id: &str) -> Result<String, 
 /// Database errors.
 pub async fn session_account(pool: &AnyPool, hash: &str) -> Result<Option<Account>, sqlx::Error> {
     let row = sqlx::query(
-        "SELECT a.id, a.username FROM sessions s JOIN accounts a ON a.id = s.account_id \
+        "SELECT a.id, a.username, a.title FROM sessions s JOIN accounts a ON a.id = s.account_id \
          WHERE s.hash = $1 AND s.expires_at > $2 AND a.closed_at IS NULL",
     )
     .bind(hash)
@@ -57,6 +81,7 @@ pub async fn session_account(pool: &AnyPool, hash: &str) -> Result<Option<Accoun
         Ok(Account {
             id: r.try_get("id")?,
             username: r.try_get("username")?,
+            title: r.try_get("title")?,
         })
     })
     .transpose()
@@ -91,27 +116,48 @@ pub async fn end_sessions(
     Ok(())
 }
 
-/// The account of a personal API token, noting its use.
+/// The account and scopes of a live personal API token, without noting a use (lichess's
+/// `POST /api/token/test` looks tokens up this way).
 ///
 /// # Errors
 /// Database errors.
-pub async fn token_account(pool: &AnyPool, secret: &str) -> Result<Option<Account>, sqlx::Error> {
-    let hash = token::hash(secret);
+pub async fn token_grant(pool: &AnyPool, secret: &str) -> Result<Option<TokenGrant>, sqlx::Error> {
     let row = sqlx::query(
-        "SELECT a.id, a.username FROM api_tokens t JOIN accounts a ON a.id = t.account_id \
-         WHERE t.hash = $1 AND a.closed_at IS NULL",
+        "SELECT a.id, a.username, a.title, t.scopes, t.created_at FROM api_tokens t \
+         JOIN accounts a ON a.id = t.account_id WHERE t.hash = $1 AND a.closed_at IS NULL",
     )
-    .bind(&hash)
+    .bind(token::hash(secret))
     .fetch_optional(pool)
     .await?;
-    let Some(r) = row else { return Ok(None) };
+    row.map(|r| {
+        Ok(TokenGrant {
+            account: Account {
+                id: r.try_get("id")?,
+                username: r.try_get("username")?,
+                title: r.try_get("title")?,
+            },
+            scopes: super::scopes::from_column(r.try_get("scopes")?),
+            created_at: r.try_get("created_at")?,
+        })
+    })
+    .transpose()
+}
+
+/// The account and scopes of a personal API token, noting its use.
+///
+/// # Errors
+/// Database errors.
+pub async fn token_account(
+    pool: &AnyPool,
+    secret: &str,
+) -> Result<Option<TokenGrant>, sqlx::Error> {
+    let Some(grant) = token_grant(pool, secret).await? else {
+        return Ok(None);
+    };
     sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE hash = $2")
         .bind(now_unix_ms())
-        .bind(&hash)
+        .bind(token::hash(secret))
         .execute(pool)
         .await?;
-    Ok(Some(Account {
-        id: r.try_get("id")?,
-        username: r.try_get("username")?,
-    }))
+    Ok(Some(grant))
 }

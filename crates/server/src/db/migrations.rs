@@ -46,6 +46,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "analysis",
         include_str!("../../migrations/0008_analysis.sql"),
     ),
+    (
+        9,
+        "tokens' scopes and bot accounts",
+        include_str!("../../migrations/0009_tokens_bots.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

@@ -217,6 +217,7 @@ mod tests {
             Some(&Account {
                 id: "A".into(),
                 username: "alice".into(),
+                title: None,
             }),
         );
         s.take(
@@ -225,6 +226,7 @@ mod tests {
             Some(&Account {
                 id: "B".into(),
                 username: "bob".into(),
+                title: None,
             }),
         );
         s.row.rated = true;

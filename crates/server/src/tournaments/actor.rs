@@ -898,6 +898,7 @@ impl TournamentActor {
                     p.account.clone().map(|id| Account {
                         id,
                         username: p.name.clone(),
+                        title: None,
                     })
                 })
             };
