@@ -28,6 +28,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::computer::{self, ComputerPlayer, ComputerSeat, Engines, GameClock};
+use super::feed::{Feed, GameChange, GameEnded, Lifecycle};
 use super::players::{Credentials, Seats};
 use super::referee::{Action, ArbiterAction, Referee, Spec};
 use super::replay::{self, Replayed};
@@ -60,6 +61,8 @@ pub struct GameContext {
     pub closing: watch::Sender<bool>,
     /// Cluster mode: this node's membership (events are published to the other nodes).
     pub cluster: Option<Arc<Cluster>>,
+    /// Games' starts and ends, for whoever follows a player.
+    pub feed: Arc<Feed>,
 }
 
 impl GameContext {
@@ -407,6 +410,7 @@ impl GameActor {
             opening: r.opening().map(Into::into),
             imported: false,
             import: None,
+            created_at: self.created_at,
         }
     }
 
@@ -466,7 +470,10 @@ impl GameActor {
         // The clock of the side to move starts now.
         self.referee.start(t)?;
         match self.commit(n0, ply0, taken).await {
-            Ok(seq) => Ok(seq),
+            Ok(seq) => {
+                self.tell_feed(Lifecycle::Started);
+                Ok(seq)
+            }
             Err(e) => {
                 self.undo(n0);
                 Err(e)
@@ -629,6 +636,16 @@ impl GameActor {
         self.stored_status = "withdrawn";
         self.notice(json!({"type": "withdrawn"})).await;
         Ok(())
+    }
+
+    /// Tell the players' followers that the game started or ended (after its commit).
+    fn tell_feed(&self, what: Lifecycle) {
+        self.ctx.feed.publish(GameChange {
+            game: self.id.clone(),
+            white: self.seats.account(Seat::White).map(str::to_owned),
+            black: self.seats.account(Seat::Black).map(str::to_owned),
+            what,
+        });
     }
 
     /// Send every subscriber a message that is not a game event (not numbered, not stored).
@@ -1126,6 +1143,12 @@ impl GameActor {
                 rated_end,
             });
         let committed = self.write(Write::Append(rows, update)).await?;
+        if ends {
+            self.tell_feed(Lifecycle::Ended(GameEnded {
+                result: self.referee.result(),
+                termination: self.referee.termination(),
+            }));
+        }
         METRICS.moves(self.referee.ply().saturating_sub(ply0) as u64);
         self.stored_status = status;
         self.start_ratings_stored |= start_ratings.is_some();

@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, oneshot, watch, OnceCell};
 
 use super::actor::{Cmd, GameActor, GameContext, Reply, Subscription, WireEvent};
 use super::computer::{ComputerKind, ComputerSeat, Engines};
+use super::feed::Feed;
 use super::mirror::Mirrors;
 use super::players::Credentials;
 use super::referee::{Action, ArbiterAction, Referee, Spec};
@@ -76,6 +77,7 @@ impl Hub {
                 engines,
                 closing: watch::channel(false).0,
                 cluster: None,
+                feed: Arc::default(),
             }),
             games: Mutex::new(HashMap::new()),
             next_gen: AtomicU64::new(1),
@@ -103,6 +105,7 @@ impl Hub {
                 engines,
                 closing: watch::channel(false).0,
                 cluster: Some(cluster.clone()),
+                feed: Arc::default(),
             }),
             games: Mutex::new(HashMap::new()),
             next_gen: AtomicU64::new(1),
@@ -199,6 +202,11 @@ impl Hub {
     /// The database.
     pub fn store(&self) -> &Store {
         &self.ctx.store
+    }
+
+    /// Games' starts and ends on this node, for whoever follows a player.
+    pub fn feed(&self) -> &Arc<Feed> {
+        &self.ctx.feed
     }
 
     /// The engine threads of computer players.
@@ -626,7 +634,30 @@ impl Hub {
         white: &Account,
         black: &Account,
     ) -> ApiResult<String> {
-        let row = Self::paired_row(req, white, black)?;
+        self.create_paired_as(token::game_id(), req, white, black)
+            .await
+    }
+
+    /// As [`Hub::create_paired`], with the game's id given (an accepted challenge's game has
+    /// the challenge's id, as on lichess).
+    ///
+    /// # Errors
+    /// As [`Hub::create_paired`]; a 409 `game_exists` when the id is taken.
+    pub async fn create_paired_as(
+        self: &Arc<Self>,
+        id: String,
+        req: &CreateGame,
+        white: &Account,
+        black: &Account,
+    ) -> ApiResult<String> {
+        if self.ctx.store.game(&id).await?.is_some() {
+            return Err(AppError::conflict(
+                "game_exists",
+                format!("a game with id {id:?} exists already"),
+            ));
+        }
+        let mut row = Self::paired_row(req, white, black)?;
+        row.id = id;
         let id = row.id.clone();
         self.ctx
             .store

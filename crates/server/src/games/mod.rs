@@ -6,6 +6,7 @@
 
 pub mod actor;
 pub mod computer;
+pub mod feed;
 pub mod handlers;
 pub mod hub;
 pub mod mirror;

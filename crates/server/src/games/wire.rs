@@ -265,6 +265,9 @@ pub struct GameView {
     /// What the import recorded (null for a game played here).
     #[serde(default)]
     pub import: Option<ImportView>,
+    /// When the game was created, unix ms.
+    #[serde(default)]
+    pub created_at: i64,
 }
 
 /// An opening: ECO code and name (the lichess chess-openings data, CC0).

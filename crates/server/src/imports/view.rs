@@ -95,6 +95,7 @@ pub fn game_view(row: ImportRow) -> ApiResult<GameView> {
             importer: row.importer,
             imported_at: row.created_at,
         }),
+        created_at: row.created_at,
     })
 }
 
