@@ -119,9 +119,12 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
     data = undefined;
   }
   if (!res.ok) {
-    const err = (data ?? {}) as { error?: string; message?: string };
+    const err = (data ?? {}) as { error?: string; message?: string; code?: string };
     const retry = Number(res.headers.get('Retry-After'));
-    throw new ApiError(res.status, err.error ?? `http_${res.status}`, err.message ?? text ?? res.statusText, Number.isFinite(retry) && retry > 0 ? retry : null);
+    const after = Number.isFinite(retry) && retry > 0 ? retry : null;
+    // lichess's shape (the lichess-compatible routes): `{"error": text, "code": code}`.
+    if (typeof err.code === 'string') throw new ApiError(res.status, err.code, err.message ?? err.error ?? text, after);
+    throw new ApiError(res.status, err.error ?? `http_${res.status}`, err.message ?? text ?? res.statusText, after);
   }
   return data as T;
 }

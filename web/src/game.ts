@@ -36,6 +36,7 @@ import { navigate, spaLink, tournamentPath } from './router';
 import { tournamentRef } from './tournament-logic';
 import { tournamentsApi } from './tournaments-api';
 import { at } from './analysis/i18n';
+import { chatPanel } from './chat';
 
 /** "C50 Italian Game" of a view's `opening`, or ''. */
 function openingText(o: unknown): string {
@@ -156,6 +157,9 @@ export function renderGame(root: HTMLElement, id: string): () => void {
     prefBox('figurines', `${d.notation}: ${d.figurines}`),
   );
 
+  // The chat: the players' room and the spectators' room (hidden when the game has none).
+  const chat = chatPanel(id);
+
   const player = (pos: 'top' | 'bottom') => h('div', { class: `player ${pos}`, 'data-pos': pos }, nameEls[pos], clockEls[pos]);
   root.replaceChildren(
     // Keyboard users reach the move field first (Appendix D: play without the board).
@@ -168,6 +172,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
         'aside',
         { class: 'side' },
         h('div', { class: 'card' }, tournamentEl, metaEl, statusEl, resultEl, rematchEl, connEl, inviteEl, offerEl, claimEl, errorEl, h('h2', { class: 'sr-only' }, d.movesTitle), movesEl, liveBtn, controlsEl),
+        chat.el,
         a11y,
       ),
     ),
@@ -1036,6 +1041,7 @@ export function renderGame(root: HTMLElement, id: string): () => void {
   return () => {
     stopped = true;
     stream?.close();
+    chat.stop();
     window.clearInterval(clockTimer);
     window.clearInterval(poll);
     window.removeEventListener('resize', onResize);

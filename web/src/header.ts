@@ -7,6 +7,7 @@ import { navigate, profilePath, spaLink } from './router';
 import { currentUser, logOut } from './session';
 import { at } from './analysis/i18n';
 import { it } from './i18n-import';
+import { challengeStrip } from './challenge-ui';
 
 const link = (href: string, attrs: Record<string, string>, ...text: (string | Node)[]) => spaLink(h('a', { href, ...attrs }, ...text));
 
@@ -64,5 +65,7 @@ export function header(onLangChange: () => void): HTMLElement {
     ),
     user,
     h('label', { class: 'lang', for: 'lang' }, h('span', { class: 'lang-label' }, d.language), sel),
+    // Challenges to me (and my own waiting ones), on every page.
+    me ? challengeStrip() : null,
   );
 }

@@ -23,6 +23,7 @@ import { header } from './header';
 import { liveRegion } from './feedback';
 import { loadSession, onSessionChange } from './session';
 import { initRules } from './rules/wasm';
+import { startChallenges } from './challenges';
 
 const app = document.getElementById('app')!;
 let cleanup: (() => void) | null = null;
@@ -79,5 +80,6 @@ setRouteHandler(render);
 // The rules core (WebAssembly, ~160 kB gzipped) loads meanwhile: every board needs it.
 void Promise.allSettled([loadSession(), initRules()]).finally(() => {
   onSessionChange(render);
+  startChallenges();
   render();
 });

@@ -28,12 +28,16 @@ export interface Player {
   /** Null until a rated game ends. */
   rating_diff: number | null;
   closed: boolean;
+  /** "BOT" for a bot account (lichess's titles), absent or null otherwise. */
+  title?: string | null;
 }
 
 export interface Profile {
   username: string;
   created_at: number;
   closed: boolean;
+  /** "BOT" for a bot account, absent or null otherwise. */
+  title?: string | null;
   ratings: Ratings;
   count: { games: number; wins: number; draws: number; losses: number };
   playing: string[];
@@ -78,6 +82,8 @@ export interface ApiToken {
 export interface Seek {
   id: string;
   username: string;
+  /** "BOT" for a bot account, if the server says. */
+  title?: string | null;
   rating: number;
   provisional: boolean;
   time_control: string;

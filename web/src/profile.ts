@@ -8,11 +8,15 @@ import { users, type GameListItem, type Profile } from './players-api';
 import { SPEEDS, ratingText, diffText, diffTrend, fromSideOf, pageCount } from './ratings';
 import { navigate, profilePath, spaLink } from './router';
 import { errorMessage } from './errors';
-import { playerTag } from './player-tag';
+import { playerTag, titleBadge } from './player-tag';
+import { currentUser } from './session';
+import { sameName } from './ratings';
+import { challengeBox } from './challenge-ui';
 
 export function renderProfile(root: HTMLElement, name: string, params: URLSearchParams): () => void {
   const p = pt();
   let stopped = false;
+  let stopChallenge: (() => void) | null = null;
   root.replaceChildren(h('p', { class: 'muted' }, '…'));
   users
     .profile(name)
@@ -57,6 +61,10 @@ export function renderProfile(root: HTMLElement, name: string, params: URLSearch
         [p.losses, c.losses, 'losses'],
       ] as const).map(([label, n, key]) => h('div', { 'data-count': key }, h('dt', {}, label), h('dd', {}, digits(String(n))))),
     );
+    // Another player's open account can be challenged (by someone logged in).
+    const me = currentUser();
+    const challenge = me && !sameName(me.username, prof.username) && !prof.closed ? challengeBox(prof.username) : null;
+    stopChallenge = challenge?.stop ?? null;
     const playing = prof.playing.length
       ? h(
           'p',
@@ -76,10 +84,12 @@ export function renderProfile(root: HTMLElement, name: string, params: URLSearch
           h(
             'h1',
             { class: 'page-title' },
+            titleBadge(prof.title),
             h('span', { dir: 'ltr', 'data-testid': 'profile-name' }, prof.username),
             prof.closed ? h('span', { class: 'badge', 'data-testid': 'closed' }, p.closed) : null,
           ),
           h('p', { class: 'muted' }, prof.closed ? `${p.closedAccount} ` : '', fmt(p.memberSince, { date: dateText(prof.created_at) })),
+          challenge?.el ?? null,
           h('h2', {}, p.ratings),
           ratings,
           score,
@@ -92,6 +102,7 @@ export function renderProfile(root: HTMLElement, name: string, params: URLSearch
 
   return () => {
     stopped = true;
+    stopChallenge?.();
   };
 }
 

@@ -7,7 +7,7 @@ import { lobbyApi, type Seek, type SeekRequest } from './players-api';
 import { currentUser } from './session';
 import { errorMessage } from './errors';
 import { ratingText, inRange, sameName } from './ratings';
-import { nameLink } from './player-tag';
+import { nameLink, titleBadge } from './player-tag';
 import { navigate } from './router';
 
 export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void } {
@@ -75,7 +75,7 @@ export function seeksCard(): { el: HTMLElement; update: (seeks: Seek[]) => void 
     return h(
       'tr',
       { 'data-seek': s.id, 'data-user': s.username, class: mine ? 'mine' : null },
-      h('td', {}, nameLink(s.username)),
+      h('td', {}, titleBadge(s.title), nameLink(s.username)),
       h('td', { class: 'num' }, h('bdi', { dir: 'ltr' }, digits(ratingText(s.rating, s.provisional)))),
       // The clock, and under it rated or casual (and the variant when it is not standard).
       h(
