@@ -175,6 +175,8 @@ pub struct AppState {
     pub imports: Arc<imports::Imports>,
     /// Who is online (lichess's API: connections to `/api/stream/event`).
     pub presence: Arc<lichess::Presence>,
+    /// lichess's API: challenges, chat, the Board and Bot APIs' state.
+    pub lichess: Arc<lichess::Lichess>,
 }
 
 impl AppState {
@@ -195,13 +197,19 @@ impl AppState {
             limits: accounts::limits::LoginLimits::default()
                 .with_sign_ups(config.sign_ups_per_address),
             trusted_proxies: config.trusted_proxies.clone(),
+            origins: auth::csrf::Origins {
+                public: config.public_origins.clone(),
+            },
         });
         let public_origins = config.public_origins.clone();
+        let lobby = lobby::Lobby::start(hub.clone());
+        let presence = lichess::Presence::new();
         Self {
+            lichess: lichess::Lichess::new(hub.clone(), lobby.clone(), presence.clone()),
             analyses: analysis::Analyses::new(hub.clone(), config.analysis.clone()),
             imports: imports::Imports::new(hub.store().pool().clone()),
-            presence: lichess::Presence::new(),
-            lobby: lobby::Lobby::start(hub.clone()),
+            presence,
+            lobby,
             tournaments,
             hub,
             auth,
@@ -230,6 +238,7 @@ part_of_state!(Arc<tournaments::Tournaments>, tournaments);
 part_of_state!(Arc<analysis::Analyses>, analyses);
 part_of_state!(Arc<imports::Imports>, imports);
 part_of_state!(Arc<lichess::Presence>, presence);
+part_of_state!(Arc<lichess::Lichess>, lichess);
 
 /// The application router: API, WebSocket, OpenAPI document and web UI. Tests can drive it
 /// without a socket (`tower::ServiceExt::oneshot`).

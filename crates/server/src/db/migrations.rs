@@ -51,6 +51,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tokens' scopes and bot accounts",
         include_str!("../../migrations/0009_tokens_bots.sql"),
     ),
+    (
+        10,
+        "challenges and chat",
+        include_str!("../../migrations/0010_challenges_chat.sql"),
+    ),
 ];
 
 impl MigrationSource<'static> for Embedded {

@@ -25,7 +25,12 @@ impl From<sqlx::Error> for LichessError {
 
 impl IntoResponse for LichessError {
     fn into_response(self) -> Response {
-        let status = self.0.status();
+        // lichess answers a move out of turn, an illegal move or an action the game's state
+        // refuses with a 400; Arbiter's 409 and 422 say the same.
+        let status = match self.0.status().as_u16() {
+            409 | 422 => axum::http::StatusCode::BAD_REQUEST,
+            _ => self.0.status(),
+        };
         if let AppError::Internal(detail) = &self.0 {
             tracing::error!(%detail, "internal error");
         }

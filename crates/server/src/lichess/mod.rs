@@ -14,6 +14,17 @@ pub mod body;
 pub mod error;
 pub mod ndjson;
 pub mod presence;
+pub mod wire;
+// The state the routes share, and the domains below the routes.
+pub mod chat;
+pub mod challenge;
+pub mod service;
+// The routes.
+pub mod challenge_api;
+pub mod chat_api;
+pub mod events;
+pub mod game;
+pub mod seek;
 
 use std::sync::Arc;
 
@@ -25,6 +36,7 @@ use crate::auth::Auth;
 use crate::games::Hub;
 use crate::lobby::Lobby;
 pub use presence::{Presence, PresenceGuard};
+pub use service::Lichess;
 
 /// The lichess-compatible routes, at the server's root (`/api/...`, as on lichess.org).
 pub fn routes<S>() -> Router<S>
@@ -34,6 +46,54 @@ where
     Arc<Auth>: FromRef<S>,
     Arc<Accounts>: FromRef<S>,
     Arc<Lobby>: FromRef<S>,
+    Arc<Lichess>: FromRef<S>,
 {
-    Router::new()
+    use axum::routing::{get, post};
+    let mut r = Router::new()
+        .route("/api/stream/event", get(events::stream))
+        .route("/api/account/playing", get(events::playing))
+        .route("/game/export/{id}", get(events::export_pgn))
+        .route("/api/board/seek", post(seek::seek))
+        .route("/api/challenge", get(challenge_api::list))
+        .route("/api/challenge/{username}", post(challenge_api::create))
+        .route("/api/challenge/{id}/accept", post(challenge_api::accept))
+        .route("/api/challenge/{id}/decline", post(challenge_api::decline))
+        .route("/api/challenge/{id}/cancel", post(challenge_api::cancel))
+        .route(
+            "/api/games/{id}/chat",
+            get(chat_api::get_chat).post(chat_api::post_chat),
+        )
+        .route("/api/games/{id}/chat/stream", get(chat_api::stream_chat));
+    // The Board API and the Bot API: the same routes under two prefixes.
+    for api in ["board", "bot"] {
+        r = r
+            .route(&format!("/api/{api}/game/stream/{{id}}"), get(game::stream))
+            .route(
+                &format!("/api/{api}/game/{{id}}/move/{{uci}}"),
+                post(game::post_move),
+            )
+            .route(
+                &format!("/api/{api}/game/{{id}}/draw/{{answer}}"),
+                post(game::post_draw),
+            )
+            .route(
+                &format!("/api/{api}/game/{{id}}/takeback/{{answer}}"),
+                post(game::post_takeback),
+            )
+            .route(&format!("/api/{api}/game/{{id}}/abort"), post(game::post_abort))
+            .route(&format!("/api/{api}/game/{{id}}/resign"), post(game::post_resign))
+            .route(
+                &format!("/api/{api}/game/{{id}}/claim-draw"),
+                post(game::post_claim_draw),
+            )
+            .route(
+                &format!("/api/{api}/game/{{id}}/claim-victory"),
+                post(game::post_claim_victory),
+            )
+            .route(
+                &format!("/api/{api}/game/{{id}}/chat"),
+                get(game::get_chat).post(game::post_chat),
+            );
+    }
+    r
 }

@@ -57,6 +57,15 @@ pub struct Subscription {
     pub id: u64,
 }
 
+/// What a seek came to (see [`Lobby::seek_or_pair`]).
+#[derive(Debug, Clone)]
+pub enum SeekOutcome {
+    /// Posted: waiting for an opponent.
+    Waiting(Seek),
+    /// Paired with a compatible seek at once: the game's id.
+    Paired(String),
+}
+
 struct OpenSeek {
     seek: Seek,
     account: Account,
@@ -401,6 +410,59 @@ impl Lobby {
         let game = self.hub.create_paired(&req, white, black).await?;
         self.started(&game, white, black);
         Ok(game)
+    }
+
+    /// Seek as lichess's lobby does (the Board API's `POST /api/board/seek`): when an open
+    /// seek of another player is compatible with this one — the same time control, variant
+    /// and rated-ness, colours that fit, each player's rating within the other's range — the
+    /// two pair each other and the game starts; otherwise this seek is posted and waits, as
+    /// visible and acceptable in the lobby as any other.
+    ///
+    /// # Errors
+    /// As [`Lobby::add_seek`] and [`Lobby::accept`].
+    pub async fn seek_or_pair(&self, account: &Account, req: SeekRequest) -> ApiResult<SeekOutcome> {
+        let spec = Spec::from_request(&game_request(&req.time_control, req.variant, req.rated), 0)?;
+        let now = now_unix_ms();
+        let mine = match spec.category() {
+            Some(c) => Some(ratings::rating_of(self.hub.store().pool(), &account.id, c, now).await?),
+            None => None,
+        };
+        let candidates: Vec<String> = {
+            let st = self.state();
+            st.seeks
+                .iter()
+                .filter(|s| {
+                    let colours_fit = !matches!(
+                        (s.seek.color, req.color),
+                        (ColorChoice::White, ColorChoice::White)
+                            | (ColorChoice::Black, ColorChoice::Black)
+                    );
+                    let ranges_fit = match &mine {
+                        None => true,
+                        Some(m) => {
+                            matching::in_range(m.rating, s.seek.rating_min, s.seek.rating_max)
+                                && matching::in_range(s.seek.rating, req.rating_min, req.rating_max)
+                        }
+                    };
+                    s.account.id != account.id
+                        && s.seek.time_control == spec.time_control
+                        && s.seek.variant == req.variant
+                        && s.seek.rated == req.rated
+                        && colours_fit
+                        && ranges_fit
+                })
+                .map(|s| s.seek.id.clone())
+                .collect()
+        };
+        for id in candidates {
+            match self.accept(account, &id).await {
+                Ok(game) => return Ok(SeekOutcome::Paired(game)),
+                // Taken meanwhile: the next one.
+                Err(AppError::NotFound(_)) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        self.add_seek(account, req).await.map(SeekOutcome::Waiting)
     }
 
     /// Tell both players' open lobby sockets that their game has started.
