@@ -109,25 +109,29 @@ export function chatPanel(gameId: string): { el: HTMLElement; stop: () => void }
     );
   }
 
+  // What the log shows, so that new lines are appended (a screen reader then reads only them).
+  let shown: { room: ChatRoom | null; keys: string[] } = { room: null, keys: [] };
+  const keyOf = (l: ChatLine) => `${l.at}\u0000${l.username}\u0000${l.text}`;
+  const lineEl = (l: ChatLine) =>
+    h(
+      'li',
+      { 'data-user': l.username },
+      h('span', { class: 'chat-time muted', dir: 'ltr' }, timeText(l.at)),
+      ' ',
+      nameLink(l.username, { class: 'username chat-user' }),
+      ' ',
+      h('span', { class: 'chat-text', dir: 'auto' }, l.text),
+    );
+
   function renderLog(): void {
     const ls = lines(room);
+    const keys = ls.map(keyOf);
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
-    log.replaceChildren(
-      ...(ls.length
-        ? ls.map((l) =>
-            h(
-              'li',
-              { 'data-user': l.username },
-              h('span', { class: 'chat-time muted', dir: 'ltr' }, timeText(l.at)),
-              ' ',
-              nameLink(l.username, { class: 'username chat-user' }),
-              ' ',
-              h('span', { class: 'chat-text', dir: 'auto' }, l.text),
-            ),
-          )
-        : [h('li', { class: 'empty muted' }, w.noLines)]),
-    );
-    if (atBottom || !chosen) log.scrollTop = log.scrollHeight;
+    const extends_ = shown.room === room && shown.keys.length > 0 && shown.keys.length <= keys.length && shown.keys.every((k, i) => k === keys[i]);
+    if (extends_) for (const l of ls.slice(shown.keys.length)) log.append(lineEl(l));
+    else log.replaceChildren(...(ls.length ? ls.map(lineEl) : [h('li', { class: 'empty muted' }, w.noLines)]));
+    if (shown.room !== room || atBottom) log.scrollTop = log.scrollHeight;
+    shown = { room, keys };
   }
 
   function renderForm(): void {

@@ -1,5 +1,5 @@
-// The top bar: the brand, the tournaments and the leaderboard, who is logged in (or the way to log in), and the
-// language switch.
+// The top bar: the brand, the tournaments and the leaderboard, who is logged in (or the way to log in), the
+// language switch, and under them the challenges sent to the logged-in player.
 
 import { h } from './dom';
 import { LANGS, LANG_NAMES, setLang, lang, t, pt, tt, type Lang } from './i18n';
