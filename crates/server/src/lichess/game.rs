@@ -185,8 +185,9 @@ pub async fn post_move(
 
 fn yes_no(s: &str) -> ApiResult<bool> {
     match s {
-        "yes" | "true" => Ok(true),
-        "no" | "false" => Ok(false),
+        // berserk's Bot API client writes 1 and 0.
+        "yes" | "true" | "1" | "accept" => Ok(true),
+        "no" | "false" | "0" | "decline" => Ok(false),
         other => Err(AppError::bad_request(
             "bad_answer",
             format!("expected yes or no, found {other:?}"),

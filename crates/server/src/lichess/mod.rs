@@ -20,6 +20,7 @@ pub mod chat;
 pub mod challenge;
 pub mod service;
 // The routes.
+pub mod account;
 pub mod challenge_api;
 pub mod chat_api;
 pub mod events;
@@ -47,6 +48,7 @@ where
     Arc<Accounts>: FromRef<S>,
     Arc<Lobby>: FromRef<S>,
     Arc<Lichess>: FromRef<S>,
+    Arc<Presence>: FromRef<S>,
 {
     use axum::routing::{get, post};
     let mut r = Router::new()
@@ -63,7 +65,12 @@ where
             "/api/games/{id}/chat",
             get(chat_api::get_chat).post(chat_api::post_chat),
         )
-        .route("/api/games/{id}/chat/stream", get(chat_api::stream_chat));
+        .route("/api/games/{id}/chat/stream", get(chat_api::stream_chat))
+        .route("/api/token/test", post(account::test_tokens))
+        .route("/api/user/{username}", get(account::get_user))
+        .route("/api/users/status", get(account::users_status))
+        .route("/api/bot/account/upgrade", post(account::upgrade_to_bot))
+        .route("/api/bot/online", get(account::bots_online));
     // The Board API and the Bot API: the same routes under two prefixes.
     for api in ["board", "bot"] {
         r = r
@@ -88,6 +95,11 @@ where
             )
             .route(
                 &format!("/api/{api}/game/{{id}}/claim-victory"),
+                post(game::post_claim_victory),
+            )
+            // berserk writes this one with a trailing slash.
+            .route(
+                &format!("/api/{api}/game/{{id}}/claim-victory/"),
                 post(game::post_claim_victory),
             )
             .route(
