@@ -6,7 +6,8 @@
 # suites, PGN corpora, oracles, dead-position vectors), the differential tests against
 # python-chess (.venv), PostgreSQL tests (ARBITER_TEST_POSTGRES_URL), the web UI's unit tests,
 # committed-build check and browser end-to-end tests (web/node_modules, /usr/bin/chromium),
-# Schemathesis against the OpenAPI document (.venv/bin/schemathesis) and a build of the fuzz
+# Schemathesis against the OpenAPI document (.venv/bin/schemathesis), lichess's API driven by
+# the berserk client (.venv) and a build of the fuzz
 # targets (cargo-fuzz). `.ci/run` installs all of these and sets ARBITER_STRICT=1, which turns
 # a missing one into a failure instead of a skip.
 set -euo pipefail
@@ -48,6 +49,13 @@ if [[ -x .venv/bin/schemathesis ]]; then
   ARBITER_BIN="$bin" bash crates/server/tests/schemathesis.sh
 else
   skip "schemathesis (.venv/bin/schemathesis)"
+fi
+
+if [[ -x .venv/bin/python ]] && .venv/bin/python -c 'import berserk, chess' 2>/dev/null; then
+  echo "== lichess's API driven by berserk (PyPI)"
+  ARBITER_BIN="$bin" bash crates/server/tests/lichess_clients.sh
+else
+  skip "berserk (.venv: pip install berserk chess): lichess client tests"
 fi
 
 if [[ -d web/node_modules ]]; then
