@@ -174,13 +174,15 @@ test('a declined challenge is said so, a cancelled one disappears, a bad one is 
   assert.match(await text(declined), /emil declined your challenge/);
 
   // Again, then cancelled: it leaves Emil's header.
+  // The form kept the last choices: back to a clock.
   await D.locator('[data-testid=challenge-button]').click();
+  await D.locator('[data-testid=challenge-kind-clock]').check();
   await D.locator('[data-testid=challenge-preset-10\\+5]').click();
   await D.locator('[data-testid=send-challenge]').click();
   await D.locator('[data-testid=challenge-waiting]').waitFor({ timeout: 5000 });
   assert.equal(await D.locator('[data-testid=challenge-declined]').count(), 0);
   await incoming.waitFor({ timeout: 10000 });
-  assert.match(await text(incoming), /10\+5 · Rated · Rapid/);
+  assert.match(await text(incoming), /10\+5 · Casual · Rapid/);
   await D.locator('[data-testid=cancel-challenge]').click();
   await waitFor(async () => (await incoming.count()) === 0, 'the cancelled challenge leaves emil’s header', 10000);
   assert.equal(await D.locator('[data-testid=challenge-waiting]').count(), 0);
@@ -206,6 +208,7 @@ test('a bot account carries the BOT mark before its name', async () => {
   // The server marks bot accounts with `title: "BOT"`; an account becomes one through the API
   // (lichess's upgrade) when the server has it, else the profile's answer is marked here.
   const upgraded = await f.page.evaluate(async () => (await fetch('/api/bot/account/upgrade', { method: 'POST' })).ok);
+  if (!upgraded) console.log('# no bot upgrade on this server: the profile answer is marked by the test');
   if (!upgraded)
     await V.route('**/api/users/robo', async (route) => {
       const res = await route.fetch();

@@ -12,9 +12,10 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
 
-/** The arbiter binary: $ARBITER_BIN, else target/debug/arbiter of the repository. */
+/** The arbiter binary: $ARBITER_BIN, else target/debug/arbiter of the repository, else its
+ * target/ci/arbiter (`cargo build --profile ci -p arbiter`). */
 export function arbiterBin() {
-  const candidates = [process.env.ARBITER_BIN, join(repo, 'target', 'debug', 'arbiter')].filter(Boolean);
+  const candidates = [process.env.ARBITER_BIN, join(repo, 'target', 'debug', 'arbiter'), join(repo, 'target', 'ci', 'arbiter')].filter(Boolean);
   for (const c of candidates) if (existsSync(c)) return c;
   throw new Error(`no arbiter binary (set ARBITER_BIN); tried ${candidates.join(', ')}`);
 }
