@@ -221,6 +221,21 @@ test('a bot account carries the BOT mark before its name', async () => {
   assert.equal(await badge.textContent(), 'BOT');
   assert.equal(await V.locator('.page-title').evaluate((el) => el.firstElementChild?.textContent), 'BOT', 'the mark comes before the name');
   assert.equal(await V.locator('[data-testid=profile-name]').textContent(), 'robo');
+  // A bot can be challenged like anyone; in the game its name carries the mark too.
+  assert.ok(await V.locator('[data-testid=challenge-button]').isVisible());
+  if (upgraded) {
+    await V.locator('[data-testid=challenge-button]').click();
+    await V.locator('[data-testid=send-challenge]').click();
+    await V.locator('[data-testid=challenge-waiting]').waitFor({ timeout: 5000 });
+    const id = await V.locator('[data-testid=challenge-waiting]').getAttribute('data-challenge');
+    const accepted = await f.page.evaluate(async (cid) => (await fetch(`/api/challenge/${cid}/accept`, { method: 'POST' })).ok, id);
+    assert.ok(accepted, 'the bot accepts');
+    await V.waitForURL(new RegExp(`/game/${id}$`), { timeout: 10000 });
+    const robo = V.locator('.player .name', { hasText: 'robo' });
+    await robo.locator('[data-testid=title-badge]').waitFor({ timeout: 5000 });
+    assert.equal(await robo.locator('[data-testid=title-badge]').textContent(), 'BOT');
+    await shot(V, 'bot-game-en');
+  }
   await v.ctx.close();
   await f.ctx.close();
 });
