@@ -19,6 +19,8 @@ import {
 } from './challenge-logic';
 import { CHALLENGE_DICTS } from './i18n-challenge';
 import { LANGS } from './i18n';
+import { call, ApiError } from './api';
+import { errorMessage } from './errors';
 
 const user = (name: string) => ({ id: name.toLowerCase(), name, rating: 1500, provisional: true });
 const challenge = (id: string, from: string, to: string, extra: Partial<Challenge> = {}): Challenge => ({
@@ -201,6 +203,31 @@ describe('chat', () => {
   it('hide_chat_is_remembered_per_user', () => {
     expect(chatHiddenKey('Alice')).toBe('arbiter.chat.hidden.alice');
     expect(chatHiddenKey(null)).toBe('arbiter.chat.hidden.');
+  });
+});
+
+describe('errors', () => {
+  const answer = (status: number, body: unknown) => async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  it('lichess_errors_keep_their_text_and_code', async () => {
+    const saved = globalThis.fetch;
+    try {
+      globalThis.fetch = answer(400, { error: "bob's account is closed", code: 'account_closed' }) as typeof fetch;
+      const err = await call('POST', '/api/challenge/bob', {}).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe('account_closed');
+      expect((err as ApiError).message).toBe("bob's account is closed");
+      // The native shape is read as before.
+      globalThis.fetch = answer(403, { error: 'not_a_player', message: "only the players write in the players' room" }) as typeof fetch;
+      const native = (await call('POST', '/api/games/x/chat', {}).catch((e: unknown) => e)) as ApiError;
+      expect([native.code, native.message]).toEqual(['not_a_player', "only the players write in the players' room"]);
+    } finally {
+      globalThis.fetch = saved;
+    }
+  });
+  it('known_codes_are_said_in_the_page_language_others_as_the_server_wrote_them', () => {
+    expect(errorMessage(new ApiError(400, 'own_challenge', 'you cannot challenge yourself'))).toBe('You cannot challenge yourself.');
+    expect(errorMessage(new ApiError(400, 'something_new', 'The server says why.'))).toBe('The server says why.');
+    expect(errorMessage(new ApiError(400, 'constructor', 'odd code'))).toBe('odd code');
   });
 });
 

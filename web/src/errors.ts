@@ -3,8 +3,11 @@
 
 import { ApiError } from './api';
 import { errorText, digits, tt } from './i18n';
+import { ct } from './i18n-challenge';
 
 export function errorMessage(err: unknown): string {
+  // Challenges' and chat's own codes first (`own_challenge`, `line_too_long`, …).
+  if (err instanceof ApiError && Object.prototype.hasOwnProperty.call(ct().errors, err.code)) return ct().errors[err.code];
   if (err instanceof ApiError) return errorText(err.code, err.message, { seconds: digits(String(err.retryAfter ?? '…')) });
   return err instanceof Error ? err.message : String(err);
 }

@@ -896,7 +896,8 @@ export function verdictText(v: Verdict): string {
 /** A server error in the user's language: a known code, with the server's details where they
  * say more (a time control or FEN that cannot be read). */
 export function errorText(code: string, message: string, args: Record<string, string> = {}): string {
-  const known = t().errors[code] ?? pt().errors[code] ?? tt().errors[code];
+  const own = (o: Record<string, string>) => (Object.prototype.hasOwnProperty.call(o, code) ? o[code] : undefined);
+  const known = own(t().errors) ?? own(pt().errors) ?? own(tt().errors);
   if (!known) return message || code;
   return known.endsWith(':') ? `${known} ${message}` : fmt(known, args);
 }
