@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRef, FromRequestParts, Path, State};
 use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -15,6 +15,7 @@ use super::queries;
 use super::wire::{
     ChangePassword, CloseAccount, CreatedToken, Credentials, Me, NewToken, TokenView,
 };
+use crate::auth::csrf::{site_origin, Origins};
 use crate::auth::{Auth, Identity, LoggedIn};
 use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError, ErrorBody};
@@ -30,6 +31,8 @@ pub struct Accounts {
     pub limits: LoginLimits,
     /// Proxies whose `X-Forwarded-For` names the client (see [`limits::client_address`]).
     pub trusted_proxies: Vec<IpAddr>,
+    /// The site's public origins (for the players' page addresses lichess's JSON gives).
+    pub origins: Origins,
 }
 
 /// The client's address: the TCP peer (unknown when served without a socket, as in tests),
@@ -61,14 +64,19 @@ where
     }
 }
 
-async fn me(auth: &Auth, id: &str) -> ApiResult<Me> {
-    let row = queries::by_id(auth.pool(), id)
+/// The player asking (seen now), reached at the site's origin as `headers` name it.
+async fn me(accounts: &Accounts, headers: &HeaderMap, id: &str) -> ApiResult<Me> {
+    let pool = accounts.auth.pool();
+    let row = queries::by_id(pool, id)
         .await?
         .ok_or_else(|| AppError::Unauthorized("log in first".into()))?;
+    let origin = site_origin(headers, &accounts.origins);
+    let lichess = super::lichess::profile(pool, &row, &origin, Some(now_unix_ms())).await?;
     Ok(Me {
+        ratings: ratings::ratings_of(pool, id, now_unix_ms()).await?,
         username: row.username,
         created_at: row.created_at,
-        ratings: ratings::ratings_of(auth.pool(), id, now_unix_ms()).await?,
+        lichess,
     })
 }
 
@@ -85,6 +93,7 @@ fn with_cookie(status: StatusCode, cookie: axum::http::HeaderValue, body: Me) ->
 pub async fn sign_up(
     State(accounts): State<Arc<Accounts>>,
     ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
     password::check_username(&req.username)?;
@@ -113,7 +122,7 @@ pub async fn sign_up(
     Ok(with_cookie(
         StatusCode::CREATED,
         cookie,
-        me(auth, &row.id).await?,
+        me(&accounts, &headers, &row.id).await?,
     ))
 }
 
@@ -125,6 +134,7 @@ pub async fn sign_up(
 pub async fn log_in(
     State(accounts): State<Arc<Accounts>>,
     ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
     password::check_length(&req.password)?;
@@ -145,7 +155,7 @@ pub async fn log_in(
     Ok(with_cookie(
         StatusCode::OK,
         cookie,
-        me(auth, &row.id).await?,
+        me(&accounts, &headers, &row.id).await?,
     ))
 }
 
@@ -164,12 +174,15 @@ pub async fn log_out(State(accounts): State<Arc<Accounts>>, who: Identity) -> Ap
 }
 
 #[utoipa::path(delete, path = "/api/sessions",
-    responses((status = 204, description = "Every session ended"), (status = 401, body = ErrorBody)))]
+    responses((status = 403, body = ErrorBody,
+               description = "Needs the browser session: an API token cannot (session_required)"),
+              (status = 204, description = "Every session ended"), (status = 401, body = ErrorBody)))]
 /// Log out everywhere: every session of the account ends, this one too.
 pub async fn log_out_everywhere(
     State(accounts): State<Arc<Accounts>>,
     who: LoggedIn,
 ) -> ApiResult<Response> {
+    who.require_session()?;
     accounts
         .auth
         .logout_everywhere(&who.account.id, None)
@@ -184,8 +197,12 @@ pub async fn log_out_everywhere(
 #[utoipa::path(get, path = "/api/account",
     responses((status = 200, body = Me), (status = 401, body = ErrorBody)))]
 /// The logged-in player.
-pub async fn get_me(State(accounts): State<Arc<Accounts>>, who: LoggedIn) -> ApiResult<Json<Me>> {
-    Ok(Json(me(&accounts.auth, &who.account.id).await?))
+pub async fn get_me(
+    State(accounts): State<Arc<Accounts>>,
+    who: LoggedIn,
+    headers: HeaderMap,
+) -> ApiResult<Json<Me>> {
+    Ok(Json(me(&accounts, &headers, &who.account.id).await?))
 }
 
 async fn check_password_of(accounts: &Accounts, id: &str, password: String) -> ApiResult<()> {
@@ -198,7 +215,9 @@ async fn check_password_of(accounts: &Accounts, id: &str, password: String) -> A
 }
 
 #[utoipa::path(post, path = "/api/account/password", request_body = ChangePassword,
-    responses((status = 204, description = "Changed; every other session ended"),
+    responses((status = 403, body = ErrorBody,
+               description = "Needs the browser session: an API token cannot (session_required)"),
+              (status = 204, description = "Changed; every other session ended"),
               (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 429, body = ErrorBody, description = "Too many attempts; see Retry-After")))]
 /// Change the password; every other session of the account ends.
@@ -208,6 +227,7 @@ pub async fn change_password(
     who: LoggedIn,
     JsonBody(req): JsonBody<ChangePassword>,
 ) -> ApiResult<StatusCode> {
+    who.require_session()?;
     password::check_password(&req.new)?;
     accounts
         .limits
@@ -223,7 +243,9 @@ pub async fn change_password(
 }
 
 #[utoipa::path(post, path = "/api/account/close", request_body = CloseAccount,
-    responses((status = 204, description = "Closed; logged out everywhere"),
+    responses((status = 403, body = ErrorBody,
+               description = "Needs the browser session: an API token cannot (session_required)"),
+              (status = 204, description = "Closed; logged out everywhere"),
               (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 429, body = ErrorBody, description = "Too many attempts; see Retry-After")))]
 /// Close the account: it cannot log in again; its finished games keep its name.
@@ -233,6 +255,7 @@ pub async fn close_account(
     who: LoggedIn,
     JsonBody(req): JsonBody<CloseAccount>,
 ) -> ApiResult<Response> {
+    who.require_session()?;
     accounts
         .limits
         .check(addr, &password::key(&who.account.username))?;
@@ -250,7 +273,9 @@ pub async fn close_account(
 }
 
 #[utoipa::path(post, path = "/api/account/tokens", request_body = NewToken,
-    responses((status = 201, body = CreatedToken), (status = 400, body = ErrorBody),
+    responses((status = 403, body = ErrorBody,
+               description = "Needs the browser session: an API token cannot (session_required)"),
+              (status = 201, body = CreatedToken), (status = 400, body = ErrorBody),
               (status = 401, body = ErrorBody)))]
 /// Create a personal API token (shown once).
 pub async fn create_token(
@@ -258,6 +283,7 @@ pub async fn create_token(
     who: LoggedIn,
     JsonBody(req): JsonBody<NewToken>,
 ) -> ApiResult<(StatusCode, Json<CreatedToken>)> {
+    who.require_session()?;
     let description = req.description.trim();
     if description.is_empty() || description.chars().count() > 100 {
         return Err(AppError::bad_request(
@@ -265,8 +291,12 @@ pub async fn create_token(
             "a token's description has 1 to 100 characters",
         ));
     }
+    let scopes = match &req.scopes {
+        None => crate::auth::scopes::from_column(None),
+        Some(asked) => crate::auth::scopes::check(asked)?,
+    };
     let (row, token) =
-        queries::create_token(accounts.auth.pool(), &who.account.id, description).await?;
+        queries::create_token(accounts.auth.pool(), &who.account.id, description, &scopes).await?;
     Ok((
         StatusCode::CREATED,
         Json(CreatedToken {
@@ -274,17 +304,21 @@ pub async fn create_token(
             token,
             description: row.description,
             created_at: row.created_at,
+            scopes: row.scopes,
         }),
     ))
 }
 
 #[utoipa::path(get, path = "/api/account/tokens",
-    responses((status = 200, body = [TokenView]), (status = 401, body = ErrorBody)))]
+    responses((status = 403, body = ErrorBody,
+               description = "Needs the browser session: an API token cannot (session_required)"),
+              (status = 200, body = [TokenView]), (status = 401, body = ErrorBody)))]
 /// The account's personal API tokens (never their secrets).
 pub async fn list_tokens(
     State(accounts): State<Arc<Accounts>>,
     who: LoggedIn,
 ) -> ApiResult<Json<Vec<TokenView>>> {
+    who.require_session()?;
     let rows = queries::tokens(accounts.auth.pool(), &who.account.id).await?;
     Ok(Json(
         rows.into_iter()
@@ -293,13 +327,16 @@ pub async fn list_tokens(
                 description: r.description,
                 created_at: r.created_at,
                 last_used_at: r.last_used_at,
+                scopes: r.scopes,
             })
             .collect(),
     ))
 }
 
 #[utoipa::path(delete, path = "/api/account/tokens/{id}", params(("id" = String, Path)),
-    responses((status = 204, description = "Revoked"), (status = 401, body = ErrorBody),
+    responses((status = 403, body = ErrorBody,
+               description = "Needs the browser session: an API token cannot (session_required)"),
+              (status = 204, description = "Revoked"), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 /// Revoke a personal API token.
 pub async fn revoke_token(
@@ -307,6 +344,7 @@ pub async fn revoke_token(
     who: LoggedIn,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
+    who.require_session()?;
     if id.len() > 64 || !queries::revoke_token(accounts.auth.pool(), &who.account.id, &id).await? {
         return Err(AppError::NotFound(format!("no token with id {id:?}")));
     }

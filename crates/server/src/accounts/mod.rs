@@ -2,9 +2,11 @@
 //! Who a request comes from is resolved below, in [`crate::auth`].
 
 pub mod handlers;
+pub mod lichess;
 pub mod limits;
 pub mod password;
 pub mod queries;
+pub mod titles;
 pub mod wire;
 
 use std::sync::Arc;
@@ -63,7 +65,10 @@ where
         NewToken,
         TokenView,
         CreatedToken,
-        RatingView
+        RatingView,
+        LichessProfile,
+        LichessPerf,
+        LichessCount
     ))
 )]
 pub struct AccountsApi;

@@ -2,6 +2,7 @@
 
 use sqlx::{AnyPool, Row};
 
+use super::wire::LichessCount;
 use crate::db::now_unix_ms;
 use crate::token;
 
@@ -18,6 +19,8 @@ pub struct AccountRow {
     pub created_at: i64,
     /// Unix ms, when closed.
     pub closed_at: Option<i64>,
+    /// `BOT` for a bot account.
+    pub title: Option<String>,
 }
 
 fn account_row(r: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
@@ -27,6 +30,7 @@ fn account_row(r: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
         password_hash: r.try_get("password_hash")?,
         created_at: r.try_get("created_at")?,
         closed_at: r.try_get("closed_at")?,
+        title: r.try_get("title")?,
     })
 }
 
@@ -45,6 +49,7 @@ pub async fn insert(
         password_hash: password_hash.to_owned(),
         created_at: now_unix_ms(),
         closed_at: None,
+        title: None,
     };
     // The unique index on username_key decides between two sign-ups of one name at once.
     let done = sqlx::query(
@@ -67,7 +72,7 @@ pub async fn insert(
 /// Database errors.
 pub async fn by_name(pool: &AnyPool, username: &str) -> Result<Option<AccountRow>, sqlx::Error> {
     let row = sqlx::query(
-        "SELECT id, username, password_hash, created_at, closed_at FROM accounts \
+        "SELECT id, username, password_hash, created_at, closed_at, title FROM accounts \
          WHERE username_key = $1",
     )
     .bind(super::password::key(username))
@@ -82,7 +87,8 @@ pub async fn by_name(pool: &AnyPool, username: &str) -> Result<Option<AccountRow
 /// Database errors.
 pub async fn by_id(pool: &AnyPool, id: &str) -> Result<Option<AccountRow>, sqlx::Error> {
     let row = sqlx::query(
-        "SELECT id, username, password_hash, created_at, closed_at FROM accounts WHERE id = $1",
+        "SELECT id, username, password_hash, created_at, closed_at, title FROM accounts \
+         WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(pool)
@@ -137,6 +143,8 @@ pub struct TokenRow {
     pub created_at: i64,
     /// Unix ms of its last use.
     pub last_used_at: Option<i64>,
+    /// lichess's scopes (a token older than scopes: the play scopes).
+    pub scopes: Vec<String>,
 }
 
 /// Create a personal API token; returns its row and the secret (shown once).
@@ -147,6 +155,7 @@ pub async fn create_token(
     pool: &AnyPool,
     account_id: &str,
     description: &str,
+    scopes: &[String],
 ) -> Result<(TokenRow, String), sqlx::Error> {
     let secret = format!("{}{}", crate::auth::API_TOKEN_PREFIX, token::generate());
     let row = TokenRow {
@@ -154,16 +163,18 @@ pub async fn create_token(
         description: description.to_owned(),
         created_at: now_unix_ms(),
         last_used_at: None,
+        scopes: scopes.to_vec(),
     };
     sqlx::query(
-        "INSERT INTO api_tokens (id, hash, account_id, description, created_at) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO api_tokens (id, hash, account_id, description, created_at, scopes) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&row.id)
     .bind(token::hash(&secret))
     .bind(account_id)
     .bind(&row.description)
     .bind(row.created_at)
+    .bind(crate::auth::scopes::to_column(scopes))
     .execute(pool)
     .await?;
     Ok((row, secret))
@@ -175,7 +186,7 @@ pub async fn create_token(
 /// Database errors.
 pub async fn tokens(pool: &AnyPool, account_id: &str) -> Result<Vec<TokenRow>, sqlx::Error> {
     let rows = sqlx::query(
-        "SELECT id, description, created_at, last_used_at FROM api_tokens \
+        "SELECT id, description, created_at, last_used_at, scopes FROM api_tokens \
          WHERE account_id = $1 ORDER BY created_at DESC",
     )
     .bind(account_id)
@@ -188,6 +199,7 @@ pub async fn tokens(pool: &AnyPool, account_id: &str) -> Result<Vec<TokenRow>, s
                 description: r.try_get("description")?,
                 created_at: r.try_get("created_at")?,
                 last_used_at: r.try_get("last_used_at")?,
+                scopes: crate::auth::scopes::from_column(r.try_get("scopes")?),
             })
         })
         .collect()
@@ -206,6 +218,125 @@ pub async fn revoke_token(pool: &AnyPool, account_id: &str, id: &str) -> Result<
     Ok(done.rows_affected() == 1)
 }
 
+/// An account's games counted as lichess counts them: finished (not aborted) games, rated
+/// ones, by result from its side, and games in progress.
+///
+/// # Errors
+/// Database errors.
+pub async fn game_counts(pool: &AnyPool, account_id: &str) -> Result<LichessCount, sqlx::Error> {
+    // Each side along its own index (games_white_list, games_black_list).
+    let side = |colour: &str, win: &str, loss: &str| {
+        format!(
+            "SELECT \
+             COALESCE(SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END), 0) AS n_all, \
+             COALESCE(SUM(CASE WHEN status = 'finished' AND rated = 1 THEN 1 ELSE 0 END), 0) \
+             AS n_rated, \
+             COALESCE(SUM(CASE WHEN status = 'finished' AND result = '{win}' THEN 1 ELSE 0 END), \
+             0) AS n_win, \
+             COALESCE(SUM(CASE WHEN status = 'finished' AND result = '{loss}' THEN 1 ELSE 0 END), \
+             0) AS n_loss, \
+             COALESCE(SUM(CASE WHEN status = 'finished' AND result = '1/2-1/2' THEN 1 ELSE 0 END), \
+             0) AS n_draw, \
+             COALESCE(SUM(CASE WHEN status IN ('playing', 'adjourned') THEN 1 ELSE 0 END), 0) \
+             AS n_playing \
+             FROM games WHERE {colour}_account = $1 AND COALESCE(termination, '') <> 'aborted'"
+        )
+    };
+    let sql = format!(
+        "{} UNION ALL {}",
+        side("white", "1-0", "0-1"),
+        side("black", "0-1", "1-0")
+    );
+    let mut c = LichessCount::default();
+    for r in sqlx::query(&sql).bind(account_id).fetch_all(pool).await? {
+        c.all += r.try_get::<i64, _>("n_all")?;
+        c.rated += r.try_get::<i64, _>("n_rated")?;
+        c.win += r.try_get::<i64, _>("n_win")?;
+        c.loss += r.try_get::<i64, _>("n_loss")?;
+        c.draw += r.try_get::<i64, _>("n_draw")?;
+        c.playing += r.try_get::<i64, _>("n_playing")?;
+    }
+    Ok(c)
+}
+
+/// When the account was last seen: its latest session start or token use (unix ms; its
+/// sign-up when neither).
+///
+/// # Errors
+/// Database errors.
+pub async fn seen_at(pool: &AnyPool, account: &AccountRow) -> Result<i64, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT (SELECT MAX(created_at) FROM sessions WHERE account_id = $1) AS session, \
+         (SELECT MAX(last_used_at) FROM api_tokens WHERE account_id = $1) AS token",
+    )
+    .bind(&account.id)
+    .fetch_one(pool)
+    .await?;
+    let session: Option<i64> = row.try_get("session")?;
+    let token: Option<i64> = row.try_get("token")?;
+    Ok(account
+        .created_at
+        .max(session.unwrap_or(0))
+        .max(token.unwrap_or(0)))
+}
+
+/// Why an account cannot become a bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotUpgraded {
+    /// It is a bot already.
+    AlreadyBot,
+    /// It has played (or is playing, or created) a game.
+    HasGames,
+    /// No such open account.
+    NoAccount,
+}
+
+/// Make an account a bot account for good (title `BOT`), if it is none yet and no game has
+/// it as a player.
+///
+/// # Errors
+/// Database errors.
+pub async fn upgrade_to_bot(
+    pool: &AnyPool,
+    account_id: &str,
+) -> Result<Result<(), NotUpgraded>, sqlx::Error> {
+    // One statement: a game created between a check and the update cannot slip in.
+    let done = sqlx::query(
+        "UPDATE accounts SET title = $1 WHERE id = $2 AND title IS NULL AND closed_at IS NULL \
+         AND NOT EXISTS (SELECT 1 FROM games WHERE white_account = $2) \
+         AND NOT EXISTS (SELECT 1 FROM games WHERE black_account = $2)",
+    )
+    .bind(crate::auth::BOT_TITLE)
+    .bind(account_id)
+    .execute(pool)
+    .await?;
+    if done.rows_affected() == 1 {
+        super::titles::note(account_id, Some(crate::auth::BOT_TITLE));
+        return Ok(Ok(()));
+    }
+    Ok(Err(match by_id(pool, account_id).await? {
+        Some(r) if r.closed_at.is_none() && r.title.is_some() => NotUpgraded::AlreadyBot,
+        Some(r) if r.closed_at.is_none() => NotUpgraded::HasGames,
+        _ => NotUpgraded::NoAccount,
+    }))
+}
+
+/// Open bot accounts among `ids`.
+///
+/// # Errors
+/// Database errors.
+pub async fn bots_among(pool: &AnyPool, ids: &[String]) -> Result<Vec<AccountRow>, sqlx::Error> {
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(r) = by_id(pool, id).await? {
+            if r.closed_at.is_none() && r.title.as_deref() == Some(crate::auth::BOT_TITLE) {
+                out.push(r);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The usernames of accounts by id, and whether each is closed.
 ///
 /// # Errors
@@ -220,6 +351,8 @@ pub async fn names(
             continue;
         }
         if let Some(r) = by_id(pool, id).await? {
+            // The game's players show the title (see `titles`).
+            super::titles::note(&r.id, r.title.as_deref());
             out.insert(r.id, (r.username, r.closed_at.is_some()));
         }
     }

@@ -37,6 +37,22 @@ pub fn same_site(origin: &str, headers: &HeaderMap, origins: &Origins) -> bool {
     authority.is_some_and(|a| a.eq_ignore_ascii_case(host))
 }
 
+/// The site's origin as links should name it: the first public origin the operator named,
+/// else the request's `Host` (`https` when a proxy says `X-Forwarded-Proto: https`).
+pub fn site_origin(headers: &HeaderMap, origins: &Origins) -> String {
+    if let Some(o) = origins.public.first() {
+        return o.trim_end_matches('/').to_owned();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let https = headers
+        .get("x-forwarded-proto")
+        .is_some_and(|p| p.as_bytes().eq_ignore_ascii_case(b"https"));
+    format!("{}://{host}", if https { "https" } else { "http" })
+}
+
 /// The middleware: 403 `cross_site_request` for an unsafe method or a WebSocket upgrade from
 /// another site.
 pub async fn guard(State(origins): State<Origins>, req: Request, next: Next) -> Response {

@@ -32,6 +32,21 @@ impl Account {
     pub fn is_bot(&self) -> bool {
         self.title.as_deref() == Some(BOT_TITLE)
     }
+
+    /// 400 `bot_account` for a bot: it plays by challenge, not in the lobby or pools (as on
+    /// lichess, where bots cannot seek).
+    ///
+    /// # Errors
+    /// 400 `bot_account`.
+    pub fn lobby_allowed(&self) -> Result<(), crate::error::AppError> {
+        if self.is_bot() {
+            return Err(crate::error::AppError::bad_request(
+                "bot_account",
+                "a bot plays by challenge, not in the lobby or pools",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// A live personal API token as looked up by its secret.

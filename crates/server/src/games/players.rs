@@ -82,6 +82,9 @@ impl Seats {
     /// Give `seat` to a token hash and/or an account.
     pub fn take(&mut self, seat: Seat, hash: Option<String>, account: Option<&Account>) {
         let name = account.map(|a| (a.username.clone(), false));
+        if let Some(a) = account {
+            crate::accounts::titles::note(&a.id, a.title.as_deref());
+        }
         let id = account.map(|a| a.id.clone());
         match seat {
             Seat::White => {
@@ -136,6 +139,7 @@ impl Seats {
             provisional: rating.is_some_and(|r| r.1),
             rating_diff: diff,
             closed,
+            title: self.account(seat).and_then(crate::accounts::titles::of),
         })
     }
 
@@ -182,6 +186,11 @@ impl Seats {
                 _ => tag.to_owned(),
             };
             tags.push((tag, name));
+        }
+        for (seat, tag) in [(Seat::White, "WhiteTitle"), (Seat::Black, "BlackTitle")] {
+            if let Some(title) = self.account(seat).and_then(crate::accounts::titles::of) {
+                tags.push((tag, title));
+            }
         }
         if self.row.rated {
             for (rating, tag) in [

@@ -112,6 +112,9 @@ pub struct PlayerView {
     pub rating_diff: Option<i64>,
     /// The account has been closed since (its games keep its name).
     pub closed: bool,
+    /// The account's title: `BOT` for a bot account; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// Who holds the seats: an account's player, or null for an anonymous seat (or the

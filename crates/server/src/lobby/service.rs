@@ -262,6 +262,7 @@ impl Lobby {
     /// 400 `bad_time_control`, `bad_variant`, `cannot_be_rated`, `bad_rating_range`; 409
     /// `too_many_seeks`.
     pub async fn add_seek(&self, account: &Account, req: SeekRequest) -> ApiResult<Seek> {
+        account.lobby_allowed()?;
         let spec = Spec::from_request(&game_request(&req.time_control, req.variant, req.rated), 0)?;
         let category = spec.category();
         if req.rated && category.is_none() {
@@ -355,6 +356,7 @@ impl Lobby {
     /// # Errors
     /// 404 the seek is gone; 409 `own_seek`, `out_of_range`; 5xx database.
     pub async fn accept(&self, account: &Account, id: &str) -> ApiResult<String> {
+        account.lobby_allowed()?;
         let (category, min, max, owner) = {
             let st = self.state();
             let s = st.seeks.iter().find(|s| s.seek.id == id).ok_or_else(|| {
@@ -483,6 +485,7 @@ impl Lobby {
     /// # Errors
     /// 404 unknown pool; 409 `already_in_pool` (another pool).
     pub async fn join_pool(&self, account: &Account, pool: &str) -> ApiResult<()> {
+        account.lobby_allowed()?;
         let Some(&tc) = POOLS.iter().find(|p| **p == pool) else {
             return Err(AppError::NotFound(format!(
                 "no pool {pool:?}; the pools are {}",

@@ -84,6 +84,7 @@ pub async fn get_profile(
         username: account.username,
         created_at: account.created_at,
         closed: account.closed_at.is_some(),
+        title: account.title,
         ratings,
         count: Counts {
             games,

@@ -83,29 +83,34 @@ pub struct NamedGame {
 }
 
 const NAMED_GAME: &str = "SELECT g.*, wa.username AS white_username, \
-     wa.closed_at AS white_closed_at, ba.username AS black_username, \
-     ba.closed_at AS black_closed_at FROM games g \
+     wa.closed_at AS white_closed_at, wa.title AS white_title, ba.username AS black_username, \
+     ba.closed_at AS black_closed_at, ba.title AS black_title FROM games g \
      LEFT JOIN accounts wa ON wa.id = g.white_account \
      LEFT JOIN accounts ba ON ba.id = g.black_account";
 
 fn named_game(r: &AnyRow) -> Result<NamedGame, StoreError> {
     let row = game_row(r)?;
     let mut names = HashMap::new();
-    for (account, name, closed) in [
+    for (account, name, closed, title) in [
         (
             &row.players.white_account,
             "white_username",
             "white_closed_at",
+            "white_title",
         ),
         (
             &row.players.black_account,
             "black_username",
             "black_closed_at",
+            "black_title",
         ),
     ] {
         if let Some(id) = account {
             let name: Option<String> = r.try_get(name)?;
             let closed: Option<i64> = r.try_get(closed)?;
+            let title: Option<String> = r.try_get(title)?;
+            // The players' views show it (see `accounts::titles`).
+            crate::accounts::titles::note(id, title.as_deref());
             if let Some(name) = name {
                 names.insert(id.clone(), (name, closed.is_some()));
             }
@@ -269,6 +274,17 @@ pub async fn playing(pool: &AnyPool, account: &str) -> Result<Vec<String>, Store
         .iter()
         .map(|r| r.try_get("id"))
         .collect::<Result<_, _>>()?)
+}
+
+/// The id of a game `account` is playing now (not adjourned), if any.
+///
+/// # Errors
+/// Database errors.
+pub async fn playing_now(pool: &AnyPool, account: &str) -> Result<Option<String>, StoreError> {
+    let ids = ids_newest_first("'playing'", Filter::default(), "", "1");
+    let sql = format!("SELECT id FROM ({ids}) AS both_sides ORDER BY created_at DESC, id DESC");
+    let row = sqlx::query(&sql).bind(account).fetch_optional(pool).await?;
+    Ok(row.map(|r| r.try_get("id")).transpose()?)
 }
 
 /// The ratings of `category` with a stored RD of at most `max_rd`, of open accounts that

@@ -30,6 +30,9 @@ pub struct Profile {
     pub created_at: i64,
     /// The account has been closed (its games keep its name).
     pub closed: bool,
+    /// The account's title: `BOT` for a bot account; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The rating in every category (`bullet`, `blitz`, `rapid`, `standard`,
     /// `correspondence`, `chess960`).
     pub ratings: BTreeMap<String, RatingView>,
