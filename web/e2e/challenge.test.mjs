@@ -142,6 +142,20 @@ test('a challenge from a profile, accepted from the header, then the chat of the
   await A.locator('[data-testid=chat-toggle]').click();
   assert.ok(await A.locator('[data-testid=chat-lines]').isVisible());
 
+  // During a tournament round the players' room is closed (Art. 11.3): the server says so in
+  // `player_closed` (marked here on the answer, this game is no tournament game).
+  await B.route(`**/api/games/${id}/chat`, async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), player_closed: true } });
+  });
+  await B.reload();
+  await B.locator('[data-testid=chat-closed]').waitFor({ timeout: 5000 });
+  assert.equal(await text(B.locator('[data-testid=chat-closed]')), 'The players’ chat is closed during the round (Art. 11.3).');
+  assert.ok(await B.locator('[data-testid=chat-input]').isHidden(), 'nothing to write in a closed room');
+  await B.locator('[data-testid=chat-tab-spectator]').click();
+  assert.ok(await B.locator('[data-testid=chat-closed]').isHidden());
+  assert.ok(await B.locator('[data-testid=chat-input]').isVisible(), 'the spectators’ room stays open');
+
   await a.ctx.close();
   await b.ctx.close();
   await c.ctx.close();
