@@ -61,6 +61,10 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
+// The `--lichess` benchmark, in a directory of its own (the crate root would look beside it).
+#[path = "loadtest/lichess.rs"]
+mod lichess;
+
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 #[derive(Debug, Clone)]
@@ -85,6 +89,12 @@ struct Opts {
     nats: Option<String>,
     node_id: Option<String>,
     lease_ms: u64,
+    /// `--lichess`: the Board API benchmark (after the native one, unless `--no-native`).
+    lichess: bool,
+    native: bool,
+    /// Play the fixed game of this many plies (then resign) instead of random moves, and
+    /// time each move until the opponent's socket shows it (set by `--lichess`).
+    script_plies: usize,
 }
 
 /// Where the players of a cluster game connect.
@@ -116,9 +126,14 @@ fn parse_args() -> Result<Opts, String> {
         nats: None,
         node_id: None,
         lease_ms: 5000,
+        lichess: false,
+        native: true,
+        script_plies: 0,
     };
+    let mut games_given = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        games_given |= a == "--games";
         let mut val = || args.next().ok_or_else(|| format!("{a} needs a value"));
         match a.as_str() {
             "--games" => o.games = val()?.parse().map_err(|e| format!("--games: {e}"))?,
@@ -145,10 +160,14 @@ fn parse_args() -> Result<Opts, String> {
             "--nats" => o.nats = Some(val()?),
             "--node-id" => o.node_id = Some(val()?),
             "--lease-ms" => o.lease_ms = val()?.parse().map_err(|e| format!("--lease-ms: {e}"))?,
+            "--lichess" => o.lichess = true,
+            "--no-native" => o.native = false,
+            "--plies" => o.script_plies = val()?.parse().map_err(|e| format!("--plies: {e}"))?,
             "-h" | "--help" => {
                 return Err(
                     "usage: loadtest [--games N] [--seconds S] [--think-ms T] [--warmup S] [--db URL] \
                             [--time-control TC] [--sync-full] [--accounts] [--lobby N] [--export N] \
+                            [--lichess [--no-native] [--plies P]] \
                             [--cluster NODES --db postgres://… [--attach owner|other] \
                             [--nats-server PATH] [--lease-ms MS]]"
                         .into(),
@@ -166,6 +185,20 @@ fn parse_args() -> Result<Opts, String> {
         }
         if o.cluster > 26 {
             return Err("--cluster: at most 26 nodes".into());
+        }
+    }
+    if o.lichess && !o.serve {
+        if o.cluster > 0 || o.lobby > 0 || o.export > 0 || o.accounts {
+            return Err("--lichess runs on one server, alone".into());
+        }
+        if !games_given {
+            o.games = 1000;
+        }
+        if o.script_plies == 0 {
+            o.script_plies = lichess::DEFAULT_PLIES;
+        }
+        if o.time_control == "60+0" {
+            o.time_control = "5+3".into();
         }
     }
     if o.attach == Attach::Other && o.cluster < 2 {
@@ -188,12 +221,14 @@ fn main() {
     }
     let rt = runtime("ARBITER_LOADGEN_THREADS");
     let run = async {
-        if opts.lobby > 0 {
+        if opts.lichess {
+            lichess::run(opts).await
+        } else if opts.lobby > 0 {
             lobby_bench(opts).await
         } else if opts.export > 0 {
             export_bench(opts).await
         } else {
-            bench(opts).await
+            bench(opts).await.map(|_| ())
         }
     };
     if let Err(e) = rt.block_on(run) {
@@ -338,6 +373,8 @@ struct Acked {
 #[derive(Default)]
 struct Stats {
     latencies_us: Mutex<Vec<u32>>,
+    /// A move's send → the opponent's socket shows it (scripted games only).
+    opp_latencies_us: Mutex<Vec<u32>>,
     acked: Mutex<Vec<Acked>>,
     moves: AtomicU64,
     games_done: AtomicU64,
@@ -351,6 +388,8 @@ type WsStream = tokio_tungstenite::WebSocketStream<TcpStream>;
 struct Player {
     sink: futures_util::stream::SplitSink<WsStream, Message>,
     replies: mpsc::UnboundedReceiver<Value>,
+    /// The numbers of the move events this socket received, and when (if asked for).
+    moves_seen: Option<mpsc::UnboundedReceiver<(i64, Instant)>>,
 }
 
 /// How a player proves its seat: a seat token, or the account's session cookie.
@@ -359,7 +398,12 @@ enum Seat<'a> {
     Cookie(&'a str),
 }
 
-async fn connect_player(addr: SocketAddr, id: &str, seat: Seat<'_>) -> Result<Player, BoxError> {
+async fn connect_player(
+    addr: SocketAddr,
+    id: &str,
+    seat: Seat<'_>,
+    watch_moves: bool,
+) -> Result<Player, BoxError> {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let tcp = TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
@@ -379,12 +423,21 @@ async fn connect_player(addr: SocketAddr, id: &str, seat: Seat<'_>) -> Result<Pl
     let (ws, _) = tokio_tungstenite::client_async_with_config(req, tcp, Some(config)).await?;
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::unbounded_channel();
+    let (seen_tx, seen_rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(Ok(msg)) = stream.next().await {
             if let Message::Text(t) = msg {
-                // Only replies matter to the player; events are read and dropped.
+                // Only replies matter to the player, and move events if watched; other
+                // events are read and dropped.
                 let t = t.as_str();
-                if t.contains("\"type\":\"ack\"") || t.contains("\"type\":\"error\"") {
+                if watch_moves && t.contains("\"kind\":\"move\"") {
+                    let at = Instant::now();
+                    if let Ok(v) = serde_json::from_str::<Value>(t) {
+                        if v["type"] == "event" {
+                            let _ = seen_tx.send((v["seq"].as_i64().unwrap_or(-1), at));
+                        }
+                    }
+                } else if t.contains("\"type\":\"ack\"") || t.contains("\"type\":\"error\"") {
                     if let Ok(v) = serde_json::from_str::<Value>(t) {
                         if tx.send(v).is_err() {
                             break;
@@ -394,7 +447,11 @@ async fn connect_player(addr: SocketAddr, id: &str, seat: Seat<'_>) -> Result<Pl
             }
         }
     });
-    Ok(Player { sink, replies: rx })
+    Ok(Player {
+        sink,
+        replies: rx,
+        moves_seen: watch_moves.then_some(seen_rx),
+    })
 }
 
 struct Rng(u64);
@@ -423,6 +480,7 @@ async fn new_game(
     home: usize,
     tc: &str,
     cookies: Option<&[String; 2]>,
+    watch_moves: bool,
 ) -> Result<(String, usize, Player, Player), BoxError> {
     let (w, b) = match cookies {
         Some([cw, cb]) => (Some(cw.as_str()), Some(cb.as_str())),
@@ -459,12 +517,12 @@ async fn new_game(
     // Logged in, the players act by their cookie alone; anonymous, by their seat tokens.
     let (white, black) = match (w, b) {
         (Some(cw), Some(cb)) => (
-            connect_player(addr, &id, Seat::Cookie(cw)).await?,
-            connect_player(addr, &id, Seat::Cookie(cb)).await?,
+            connect_player(addr, &id, Seat::Cookie(cw), watch_moves).await?,
+            connect_player(addr, &id, Seat::Cookie(cb), watch_moves).await?,
         ),
         _ => (
-            connect_player(addr, &id, Seat::Token(&tw)).await?,
-            connect_player(addr, &id, Seat::Token(&tb)).await?,
+            connect_player(addr, &id, Seat::Token(&tw), watch_moves).await?,
+            connect_player(addr, &id, Seat::Token(&tb), watch_moves).await?,
         ),
     };
     Ok((id, owner, white, black))
@@ -480,8 +538,17 @@ async fn run_games(
     stop: Arc<AtomicBool>,
 ) {
     let mut rng = Rng(seed | 1);
+    // Scripted (beside `--lichess`): the fixed game, each move timed until the opponent sees it.
+    let script = (opts.script_plies > 0).then(|| lichess::script(opts.script_plies));
     while !stop.load(Ordering::Relaxed) {
-        let made = new_game(&target, home, &opts.time_control, cookies.as_ref()).await;
+        let made = new_game(
+            &target,
+            home,
+            &opts.time_control,
+            cookies.as_ref(),
+            script.is_some(),
+        )
+        .await;
         let (id, white, black) = match made {
             Ok((id, owner, white, black)) => {
                 stats.owners.lock().unwrap().insert(id.clone(), owner);
@@ -506,7 +573,8 @@ async fn run_games(
             if legal.is_empty() {
                 break;
             }
-            if ply >= 300 {
+            let limit = script.as_ref().map_or(300, Vec::len);
+            if ply >= limit {
                 // Long random games end by resignation, so that no clock is left running.
                 let p = &mut players[ply % 2];
                 let msg = json!({"type": "resign"}).to_string();
@@ -519,7 +587,13 @@ async fn run_games(
                 let t = opts.think_ms / 2 + rng.next() % (opts.think_ms + 1);
                 tokio::time::sleep(Duration::from_millis(t)).await;
             }
-            let m = legal[(rng.next() % legal.len() as u64) as usize];
+            let m = match &script {
+                Some(moves) => *legal
+                    .iter()
+                    .find(|&&m| pos.uci(m) == moves[ply])
+                    .expect("the script's moves are legal"),
+                None => legal[(rng.next() % legal.len() as u64) as usize],
+            };
             let uci = pos.uci(m);
             let p = &mut players[ply % 2];
             let t0 = Instant::now();
@@ -538,13 +612,32 @@ async fn run_games(
             if reply["type"] == "ack" {
                 stats.latencies_us.lock().unwrap().push(us);
                 stats.moves.fetch_add(1, Ordering::Relaxed);
+                let seq = reply["seq"].as_i64().unwrap_or(-1);
                 my_acks.push(Acked {
                     game: id.clone(),
-                    seq: reply["seq"].as_i64().unwrap_or(-1),
+                    seq,
                     uci,
                 });
                 pos.play_unchecked(m);
                 ply += 1;
+                // The opponent moves once its socket has shown this move, as a client
+                // answering what it sees would.
+                let opponent = &mut players[ply % 2];
+                if let Some(seen) = &mut opponent.moves_seen {
+                    let shown = loop {
+                        match tokio::time::timeout(Duration::from_secs(10), seen.recv()).await {
+                            Ok(Some((s, at))) if s >= seq => break Some(at),
+                            Ok(Some(_)) => {}
+                            _ => break None,
+                        }
+                    };
+                    let Some(at) = shown else {
+                        eprintln!("game {id}: the opponent never saw event {seq}");
+                        stats.errors.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    };
+                    stats.opp_latencies_us.lock().unwrap().push(micros(at - t0));
+                }
             } else if reply["error"] == "game_over" {
                 // Ended by a rule the client does not track (75 moves, fivefold, dead position).
                 break;
@@ -902,7 +995,34 @@ async fn moved_games(servers: &Servers, stats: &Stats) -> Result<(usize, Vec<Str
     Ok((owners.len(), moved))
 }
 
-async fn bench(opts: Opts) -> Result<(), BoxError> {
+/// One run's figures, for the side-by-side table of `--lichess`.
+struct Summary {
+    moves_per_s: f64,
+    /// Send → acknowledgement (native) or → `200` (lichess): p50, p99, max in ms.
+    latency: [f64; 3],
+    /// Send → the opponent's socket or stream shows the move.
+    opponent: [f64; 3],
+    rss_peak_kib: u64,
+    hwm_kib: u64,
+    server_cpu_ms_per_move: f64,
+    load_generator_cpu_ms_per_move: f64,
+    acked: usize,
+    missing: usize,
+    duplicated: usize,
+    wrong: usize,
+    errors: u64,
+}
+
+/// p50, p99 and max of sorted microseconds, in ms.
+fn percentiles(sorted: &[u32]) -> [f64; 3] {
+    [
+        percentile(sorted, 0.5),
+        percentile(sorted, 0.99),
+        percentile(sorted, 1.0),
+    ]
+}
+
+async fn bench(opts: Opts) -> Result<Summary, BoxError> {
     let mut servers = if opts.cluster > 0 {
         Servers::cluster(&opts)?
     } else {
@@ -974,6 +1094,7 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     };
     let before = sample(&servers, stats_db.as_ref()).await;
     stats.latencies_us.lock().unwrap().clear();
+    stats.opp_latencies_us.lock().unwrap().clear();
     let m0 = stats.moves.load(Ordering::Relaxed);
     let t0 = Instant::now();
     let mut peak_rss = vec![0; nodes];
@@ -986,6 +1107,7 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     let elapsed = t0.elapsed().as_secs_f64();
     let moves = stats.moves.load(Ordering::Relaxed) - m0;
     let mut lat = stats.latencies_us.lock().unwrap().clone();
+    let mut opp = stats.opp_latencies_us.lock().unwrap().clone();
     let after = sample(&servers, stats_db.as_ref()).await;
     if let Some(store) = stats_db {
         store.close().await;
@@ -996,6 +1118,7 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         let _ = t.await;
     }
     lat.sort_unstable();
+    opp.sort_unstable();
     let hwm: Vec<u64> = servers
         .nodes
         .iter()
@@ -1073,6 +1196,14 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
         percentile(&lat, 0.99),
         percentile(&lat, 1.0)
     );
+    if opts.script_plies > 0 {
+        println!(
+            "move → opponent's socket  {:.2} / {:.2} / {:.2} ms (p50 / p99 / max)",
+            percentile(&opp, 0.5),
+            percentile(&opp, 0.99),
+            percentile(&opp, 1.0)
+        );
+    }
     let secs = |cpu: f64| cpu / moves.max(1) as f64 * 1000.0;
     let nodes_cpu: Vec<f64> = (0..nodes)
         .map(|k| after.nodes_cpu[k] - before.nodes_cpu[k])
@@ -1189,7 +1320,20 @@ async fn bench(opts: Opts) -> Result<(), BoxError> {
     if opts.db.is_none() {
         let _ = std::fs::remove_dir_all(&servers.dir);
     }
-    Ok(())
+    Ok(Summary {
+        moves_per_s: moves as f64 / elapsed,
+        latency: percentiles(&lat),
+        opponent: percentiles(&opp),
+        rss_peak_kib: peak_rss[0],
+        hwm_kib: hwm[0],
+        server_cpu_ms_per_move: secs(nodes_cpu.iter().sum()),
+        load_generator_cpu_ms_per_move: secs(after.me - before.me),
+        acked: acked.len(),
+        missing,
+        duplicated,
+        wrong,
+        errors: stats.errors.load(Ordering::Relaxed),
+    })
 }
 
 fn tempfile_dir() -> Result<String, BoxError> {
