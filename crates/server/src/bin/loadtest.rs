@@ -41,6 +41,13 @@
 //!     --games 1000 --seconds 20 --think-ms 180
 //! ```
 //!
+//! **lichess's Board API** (`--lichess`, issue 32): N games (default 1,000) of one fixed game
+//! at 5+3 (`--plies P`, 200, then a resignation), first over the native WebSocket path as
+//! above, then over lichess's Board API (accounts and tokens up front, every player's event
+//! stream open, pairs paired by a challenge and its acceptance, moves by `POST move` answered
+//! from the game streams); prints both side by side. `--no-native` skips the native run. See
+//! `loadtest/lichess.rs`.
+//!
 //! `--warmup S` (3) sets the seconds between the start of the games and the measured window.
 //! `--serve --addr A --db D [--nats URL --node-id NAME --lease-ms MS]` runs the server
 //! itself (used for the child processes).
