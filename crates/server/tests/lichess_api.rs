@@ -405,7 +405,72 @@ async fn streams_send_keep_alive_lines(db: Db) {
     assert!(started.elapsed() < Duration::from_secs(8));
 }
 
+/// A round robin of two players; returns the game of round 1 and the players' browsers.
+async fn tournament_game(t: &T, players_chat: bool) -> (String, Vec<Browser>) {
+    let mut director = Browser::new(t);
+    director.sign_up("td").await;
+    let (s, v) = director
+        .post(
+            "/api/tournaments",
+            json!({"name": "Chat", "system": "round_robin", "time_control": "5+0",
+                   "pause_secs": null, "players_chat": players_chat}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_owned();
+    let mut players = Vec::new();
+    for _ in 0..2 {
+        let mut b = Browser::new(t);
+        b.sign_up("tp").await;
+        b.post(&format!("/api/tournaments/{id}/register"), json!({}))
+            .await;
+        players.push(b);
+    }
+    let (_, v) = director
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    let game = v["rounds"][0]["boards"][0]["game"].as_str().unwrap().to_owned();
+    (game, players)
+}
+
+async fn art_11_3_the_players_chat_is_closed_while_a_tournament_game_is_played(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    let (game, mut players) = tournament_game(&t, false).await;
+    let chat = format!("/api/games/{game}/chat");
+    let (s, e) = players[0]
+        .post(&chat, json!({"room": "player", "text": "hello"}))
+        .await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{e}");
+    assert_eq!(e["error"], "players_chat_closed");
+    let (s, _) = players[0]
+        .post(&chat, json!({"room": "spectator", "text": "hello all"}))
+        .await;
+    assert_eq!(s, StatusCode::OK, "the spectators' room stays open");
+    let (_, v) = players[1].get(&chat).await;
+    assert_eq!(v["player_closed"], true);
+    assert_eq!(v["spectator"][0]["text"], "hello all");
+    // The game ends: the room opens.
+    let (s, _) = players[0]
+        .post(&format!("/api/games/{game}/resign"), json!({}))
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _) = players[1]
+        .post(&chat, json!({"room": "player", "text": "good game"}))
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    // A tournament that lets its players chat.
+    let (game, mut players) = tournament_game(&t, true).await;
+    let (s, _) = players[1]
+        .post(
+            &format!("/api/games/{game}/chat"),
+            json!({"room": "player", "text": "have fun"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+}
+
 both_backends!(
+    art_11_3_the_players_chat_is_closed_while_a_tournament_game_is_played,
     lichess_bot_request_sequence_is_answered,
     bad_input_gets_lichess_errors_and_changes_nothing,
     art_6_9_a_flag_against_a_bare_king_is_outoftime_without_winner,

@@ -133,6 +133,12 @@ impl Chat {
                 "only the players write in the players' room",
             ));
         }
+        if room == Room::Player && self.players_room_closed(view).await? {
+            return Err(AppError::forbidden(
+                "players_chat_closed",
+                "the players' chat is closed while the tournament game is played (FIDE Art. 11.3)",
+            ));
+        }
         let line = ChatLine {
             game: view.id.clone(),
             room,
@@ -155,6 +161,28 @@ impl Chat {
         .await?;
         let _ = self.lines.send(Arc::new(line.clone()));
         Ok(line)
+    }
+
+    /// Art. 11.3: is the players' room of this game closed now? It is while a tournament's
+    /// game is played, unless the tournament lets its players chat (`players_chat`).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn players_room_closed(&self, view: &GameView) -> ApiResult<bool> {
+        if view.status != "playing" && view.status != "adjourned" {
+            return Ok(false);
+        }
+        let row = sqlx::query(
+            "SELECT e.data FROM tournament_pairings p JOIN tournament_events e \
+             ON e.tournament_id = p.tournament_id AND e.seq = 1 WHERE p.game_id = $1 LIMIT 1",
+        )
+        .bind(&view.id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(false) };
+        let data: String = row.try_get("data")?;
+        let created: serde_json::Value = serde_json::from_str(&data).unwrap_or_default();
+        Ok(!find_flag(&created, "players_chat"))
     }
 
     /// The newest lines of a room, oldest first.
@@ -185,5 +213,17 @@ impl Chat {
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
         out.reverse();
         Ok(out)
+    }
+}
+
+/// The boolean `key` anywhere in `v` (the tournament's settings inside its first event).
+fn find_flag(v: &serde_json::Value, key: &str) -> bool {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.get(key).and_then(serde_json::Value::as_bool).unwrap_or(false)
+                || m.values().any(|x| find_flag(x, key))
+        }
+        serde_json::Value::Array(a) => a.iter().any(|x| find_flag(x, key)),
+        _ => false,
     }
 }

@@ -42,10 +42,11 @@ pub async fn get_chat(
         None
     };
     let spectators = l.chat.lines(&id, Room::Spectator).await?;
+    let closed = l.chat.players_room_closed(&view).await?;
     Ok(Json(json!({
         "player": players_room,
         "spectator": spectators,
-        "player_closed": false,
+        "player_closed": closed,
     })))
 }
 

@@ -35,6 +35,10 @@ pub struct Settings {
     pub pause_secs: Option<i64>,
     /// Points of each result.
     pub scoring: ScoringSettings,
+    /// Art. 11.3: the players of a game may use its players' chat room while it is played.
+    /// Default (FIDE's): no — the room is closed during play and opens when the game ends.
+    #[serde(default)]
+    pub players_chat: bool,
 }
 
 /// Points of each result (Art. 10.1: 1, ½, 0 unless the competition says otherwise).

@@ -135,6 +135,7 @@ pub fn settings(req: &CreateTournament, now: i64) -> ApiResult<Settings> {
             loss: round2(scoring.loss),
             bye: round2(scoring.bye),
         },
+        players_chat: req.players_chat,
     })
 }
 

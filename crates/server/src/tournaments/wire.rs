@@ -54,6 +54,10 @@ pub struct CreateTournament {
     /// Points of each result (default 1/½/0, bye 1).
     #[serde(default)]
     pub scoring: Option<ScoringSettings>,
+    /// Art. 11.3: the players may chat while their game is played (default false: the
+    /// players' chat room is closed during play and opens when the game ends).
+    #[serde(default)]
+    pub players_chat: bool,
 }
 
 fn yes() -> bool {
