@@ -75,54 +75,74 @@ fn plays_in_view(view: &GameView, who: &LoggedIn) -> bool {
 async fn follow(
     l: Arc<Lichess>,
     id: String,
-    view: GameView,
+    mut view: GameView,
     mut sub: crate::games::actor::Subscription,
     mut chat: tokio::sync::broadcast::Receiver<Arc<super::chat::ChatLine>>,
     player: bool,
     lines: Lines,
 ) -> Result<(), Gone> {
     lines.send(&game_full(&view, None)).await?;
-    if view.status == "finished" || view.status == "withdrawn" {
+    if is_over(&view) {
         return Ok(());
     }
     let mut last: Value = game_state(&view);
-    let mut last_seq = view.last_seq;
-    let mut changed = !sub.backlog.is_empty();
+    // Events the subscription already holds (between the view and the subscription).
+    let mut stale = false;
+    for e in std::mem::take(&mut sub.backlog) {
+        stale |= !apply(&mut view, e.json.as_str());
+    }
+    let mut changed = true;
     loop {
+        if stale {
+            // Out of step (a lagging subscription, an event this stream cannot read): the
+            // game's state from its actor.
+            stale = false;
+            if let Ok(now) = l.hub.view(&id).await {
+                view = now;
+            }
+            changed = true;
+        }
         if changed {
             changed = false;
-            let Ok(now) = l.hub.view(&id).await else {
-                continue;
-            };
-            last_seq = last_seq.max(now.last_seq);
-            let state = game_state(&now);
+            let state = game_state(&view);
             if !same_state(&state, &last) {
                 lines.send(&state).await?;
                 last = state;
             }
-            if now.status == "finished" || now.status == "withdrawn" {
+            if is_over(&view) {
                 return Ok(());
             }
         }
         tokio::select! {
             ev = sub.rx.recv() => match ev {
                 Ok(e) => {
-                    // Notices (rematch offers, withdrawal) are not game events.
-                    if e.seq == 0 && !e.json.as_str().contains("\"withdrawn\"") {
+                    if e.seq == 0 {
+                        // Notices: a withdrawal ends the game; rematch offers are not news.
+                        if e.json.as_str().contains("\"withdrawn\"") {
+                            stale = true;
+                        }
                         continue;
                     }
-                    changed = true;
+                    if e.seq <= view.last_seq {
+                        continue;
+                    }
+                    if apply(&mut view, e.json.as_str()) {
+                        view.last_seq = e.seq;
+                        changed = true;
+                    } else {
+                        stale = true;
+                    }
                 }
-                Err(RecvError::Lagged(_)) => changed = true,
+                Err(RecvError::Lagged(_)) => stale = true,
                 Err(RecvError::Closed) => {
                     // The game's actor stopped (unloaded, or moved to another node): follow
                     // it again from the last event seen.
                     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-                    match l.hub.subscribe(&id, Some(last_seq)).await {
+                    match l.hub.subscribe(&id, Some(view.last_seq)).await {
                         Ok(s) => sub = s,
                         Err(_) => return Ok(()),
                     }
-                    changed = true;
+                    stale = true;
                 }
             },
             line = chat.recv() => match line {
@@ -141,6 +161,50 @@ async fn follow(
             },
         }
     }
+}
+
+fn is_over(view: &GameView) -> bool {
+    view.status == "finished" || view.status == "withdrawn"
+}
+
+/// The state after a game event, from the event's own fields (the move made, the clocks,
+/// offers and status after it), so that a stream does not ask the game for its whole state
+/// at every move. `false` when the event does not follow on from `view` (then the stream
+/// asks the game).
+fn apply(view: &mut GameView, json: &str) -> bool {
+    let Ok(ev) = serde_json::from_str::<Value>(json) else {
+        return false;
+    };
+    if ev["type"] != "event" {
+        return false;
+    }
+    if let Some(m) = ev.get("move").filter(|m| !m.is_null()) {
+        match serde_json::from_value::<crate::games::wire::MoveView>(m.clone()) {
+            Ok(mv) => view.moves.push(mv),
+            Err(_) => return false,
+        }
+    }
+    if ev["ply"].as_u64() != Some(view.moves.len() as u64) {
+        return false;
+    }
+    let (Ok(status), Ok(clocks), Ok(turn), Ok(draw_offer)) = (
+        serde_json::from_value::<String>(ev["status"].clone()),
+        serde_json::from_value(ev["clocks"].clone()),
+        serde_json::from_value(ev["turn"].clone()),
+        serde_json::from_value(ev["draw_offer"].clone()),
+    ) else {
+        return false;
+    };
+    view.status = status;
+    view.clocks = clocks;
+    view.turn = turn;
+    view.draw_offer = draw_offer;
+    view.result = ev["result"].as_str().map(str::to_owned);
+    view.termination = ev["termination"].as_str().map(str::to_owned);
+    if let Some(fen) = ev["fen"].as_str() {
+        view.fen = fen.to_owned();
+    }
+    true
 }
 
 /// Two states differ in something other than the clocks' running time (a start, a move, an
