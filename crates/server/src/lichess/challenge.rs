@@ -210,13 +210,28 @@ pub struct ChallengeChange {
 /// lichess's reasons for declining, with their text.
 const DECLINE_REASONS: [(&str, &str); 11] = [
     ("generic", "I'm not accepting challenges at the moment."),
-    ("later", "This is not the right time for me, please ask again later."),
-    ("toofast", "This time control is too fast for me, please challenge again with a slower game."),
-    ("tooslow", "This time control is too slow for me, please challenge again with a faster game."),
-    ("timecontrol", "I'm not accepting challenges with this time control."),
+    (
+        "later",
+        "This is not the right time for me, please ask again later.",
+    ),
+    (
+        "toofast",
+        "This time control is too fast for me, please challenge again with a slower game.",
+    ),
+    (
+        "tooslow",
+        "This time control is too slow for me, please challenge again with a faster game.",
+    ),
+    (
+        "timecontrol",
+        "I'm not accepting challenges with this time control.",
+    ),
     ("rated", "Please send me a rated challenge instead."),
     ("casual", "Please send me a casual challenge instead."),
-    ("standard", "I'm not accepting variant challenges right now."),
+    (
+        "standard",
+        "I'm not accepting variant challenges right now.",
+    ),
     ("variant", "I'm not willing to play this variant right now."),
     ("nobot", "I'm not accepting challenges from bots."),
     ("onlybot", "I'm only accepting challenges from bots."),

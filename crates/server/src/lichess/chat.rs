@@ -220,7 +220,9 @@ impl Chat {
 fn find_flag(v: &serde_json::Value, key: &str) -> bool {
     match v {
         serde_json::Value::Object(m) => {
-            m.get(key).and_then(serde_json::Value::as_bool).unwrap_or(false)
+            m.get(key)
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false)
                 || m.values().any(|x| find_flag(x, key))
         }
         serde_json::Value::Array(a) => a.iter().any(|x| find_flag(x, key)),

@@ -36,7 +36,11 @@ impl IntoResponse for LichessError {
         }
         let body = self.0.body();
         // `code` is Arbiter's own machine-readable code, kept beside lichess's text.
-        (status, Json(json!({"error": body.message, "code": body.error}))).into_response()
+        (
+            status,
+            Json(json!({"error": body.message, "code": body.error})),
+        )
+            .into_response()
     }
 }
 

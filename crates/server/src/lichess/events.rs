@@ -73,10 +73,7 @@ async fn info(l: &Lichess, id: &str, account: &Account) -> Option<Value> {
 }
 
 /// `GET /api/account/playing`: `{"nowPlaying": [...]}`.
-pub async fn playing(
-    State(l): State<Arc<Lichess>>,
-    who: LoggedIn,
-) -> LichessResult<Json<Value>> {
+pub async fn playing(State(l): State<Arc<Lichess>>, who: LoggedIn) -> LichessResult<Json<Value>> {
     let mut now = Vec::new();
     for id in playing_ids(&l, &who.account.id).await? {
         if let Some(v) = info(&l, &id, &who.account).await {
@@ -144,9 +141,7 @@ impl EventStream {
     async fn run(
         &mut self,
         mut feed: tokio::sync::broadcast::Receiver<Arc<crate::games::feed::GameChange>>,
-        mut changes: tokio::sync::broadcast::Receiver<
-            Arc<super::challenge::ChallengeChange>,
-        >,
+        mut changes: tokio::sync::broadcast::Receiver<Arc<super::challenge::ChallengeChange>>,
     ) -> Result<(), Gone> {
         self.resync().await?;
         let mut tick = tokio::time::interval(RESYNC);

@@ -16,8 +16,8 @@ pub mod ndjson;
 pub mod presence;
 pub mod wire;
 // The state the routes share, and the domains below the routes.
-pub mod chat;
 pub mod challenge;
+pub mod chat;
 pub mod service;
 // The routes.
 pub mod account;
@@ -87,8 +87,14 @@ where
                 &format!("/api/{api}/game/{{id}}/takeback/{{answer}}"),
                 post(game::post_takeback),
             )
-            .route(&format!("/api/{api}/game/{{id}}/abort"), post(game::post_abort))
-            .route(&format!("/api/{api}/game/{{id}}/resign"), post(game::post_resign))
+            .route(
+                &format!("/api/{api}/game/{{id}}/abort"),
+                post(game::post_abort),
+            )
+            .route(
+                &format!("/api/{api}/game/{{id}}/resign"),
+                post(game::post_resign),
+            )
             .route(
                 &format!("/api/{api}/game/{{id}}/claim-draw"),
                 post(game::post_claim_draw),

@@ -63,7 +63,9 @@ impl SeekForm {
             (None, Some(d)) => return Err(bad(format!("days is 1 to 14, not {d}"))),
             (Some(t), None) => {
                 let inc = self.increment.unwrap_or(0.0);
-                if !(0.0..=180.0).contains(&t) || !(0.0..=180.0).contains(&inc) || inc.fract() != 0.0
+                if !(0.0..=180.0).contains(&t)
+                    || !(0.0..=180.0).contains(&inc)
+                    || inc.fract() != 0.0
                 {
                     return Err(bad(format!(
                         "time is 0 to 180 minutes and increment 0 to 180 whole seconds, not {t} and {inc}"
@@ -81,13 +83,21 @@ impl SeekForm {
         let variant = match self.variant.as_deref().unwrap_or("standard") {
             "standard" => Variant::Standard,
             "chess960" => Variant::Chess960,
-            other => return Err(bad(format!("variant is standard or chess960, not {other:?}"))),
+            other => {
+                return Err(bad(format!(
+                    "variant is standard or chess960, not {other:?}"
+                )))
+            }
         };
         let color = match self.color.as_deref().unwrap_or("random") {
             "white" => ColorChoice::White,
             "black" => ColorChoice::Black,
             "random" | "" => ColorChoice::Random,
-            other => return Err(bad(format!("color is white, black or random, not {other:?}"))),
+            other => {
+                return Err(bad(format!(
+                    "color is white, black or random, not {other:?}"
+                )))
+            }
         };
         let (rating_min, rating_max) = match self.rating_range.as_deref().map(str::trim) {
             None | Some("") => (None, None),
@@ -196,12 +206,22 @@ mod tests {
         assert_eq!(r.time_control, "5+3");
         assert!(r.rated);
         assert_eq!((r.rating_min, r.rating_max), (Some(1200), Some(1800)));
-        assert_eq!(form("time=0.5&increment=0").request().unwrap().time_control, "30s+0");
+        assert_eq!(
+            form("time=0.5&increment=0").request().unwrap().time_control,
+            "30s+0"
+        );
     }
 
     #[test]
     fn a_bad_seek_is_refused() {
-        for body in ["", "time=5&days=2", "time=500", "time=5&variant=atomic", "time=5&ratingRange=abc", "time=5&color=red"] {
+        for body in [
+            "",
+            "time=5&days=2",
+            "time=500",
+            "time=5&variant=atomic",
+            "time=5&ratingRange=abc",
+            "time=5&color=red",
+        ] {
             assert_eq!(form(body).request().unwrap_err().status(), 400, "{body}");
         }
     }

@@ -56,8 +56,12 @@ pub fn status_name(view: &GameView) -> &'static str {
         "checkmate" => "mate",
         "resignation" => "resign",
         "stalemate" => "stalemate",
-        "dead_position" | "agreement" | "threefold_repetition" | "fifty_moves"
-        | "fivefold_repetition" | "seventyfive_moves" => "draw",
+        "dead_position"
+        | "agreement"
+        | "threefold_repetition"
+        | "fifty_moves"
+        | "fivefold_repetition"
+        | "seventyfive_moves" => "draw",
         "timeout" | "timeout_vs_insufficient_material" => "outoftime",
         "forfeit" => "noStart",
         "aborted" => "aborted",
@@ -448,10 +452,7 @@ mod tests {
         assert_eq!(Clock::of("15+10").speed(), "rapid");
         assert_eq!(Clock::of("90+30").speed(), "classical");
         assert_eq!(Clock::of("untimed"), Clock::Unlimited);
-        assert_eq!(
-            Clock::of("3+2").time_control_json()["show"],
-            json!("3+2")
-        );
+        assert_eq!(Clock::of("3+2").time_control_json()["show"], json!("3+2"));
     }
 
     #[test]

@@ -422,11 +422,17 @@ impl Lobby {
     ///
     /// # Errors
     /// As [`Lobby::add_seek`] and [`Lobby::accept`].
-    pub async fn seek_or_pair(&self, account: &Account, req: SeekRequest) -> ApiResult<SeekOutcome> {
+    pub async fn seek_or_pair(
+        &self,
+        account: &Account,
+        req: SeekRequest,
+    ) -> ApiResult<SeekOutcome> {
         let spec = Spec::from_request(&game_request(&req.time_control, req.variant, req.rated), 0)?;
         let now = now_unix_ms();
         let mine = match spec.category() {
-            Some(c) => Some(ratings::rating_of(self.hub.store().pool(), &account.id, c, now).await?),
+            Some(c) => {
+                Some(ratings::rating_of(self.hub.store().pool(), &account.id, c, now).await?)
+            }
             None => None,
         };
         let candidates: Vec<String> = {
