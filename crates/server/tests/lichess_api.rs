@@ -429,7 +429,10 @@ async fn tournament_game(t: &T, players_chat: bool) -> (String, Vec<Browser>) {
     let (_, v) = director
         .post(&format!("/api/tournaments/{id}/start"), json!({}))
         .await;
-    let game = v["rounds"][0]["boards"][0]["game"].as_str().unwrap().to_owned();
+    let game = v["rounds"][0]["boards"][0]["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     (game, players)
 }
 
