@@ -261,6 +261,8 @@ pub async fn close_account(
         .check(addr, &password::key(&who.account.username))?;
     check_password_of(&accounts, &who.account.id, req.password).await?;
     queries::close(accounts.auth.pool(), &who.account.id).await?;
+    // Its tokens stop working at once on this node.
+    accounts.auth.forget_tokens(&who.account.id);
     accounts
         .auth
         .logout_everywhere(&who.account.id, None)
@@ -348,5 +350,7 @@ pub async fn revoke_token(
     if id.len() > 64 || !queries::revoke_token(accounts.auth.pool(), &who.account.id, &id).await? {
         return Err(AppError::NotFound(format!("no token with id {id:?}")));
     }
+    // The revoked token stops working at once on this node.
+    accounts.auth.forget_tokens(&who.account.id);
     Ok(StatusCode::NO_CONTENT)
 }

@@ -31,12 +31,32 @@ pub const SESSION_COOKIE: &str = "arbiter_session";
 /// How long a resolved session is trusted without asking the database again.
 const CACHE_TTL: Duration = Duration::from_secs(60);
 
+/// How long a resolved API token is trusted without asking the database again. Programs send
+/// a token with every move (lichess's Board and Bot APIs): without this, each move would cost
+/// a query. A revocation on this node takes effect at once; on another node of a cluster,
+/// within this time.
+const TOKEN_CACHE_TTL: Duration = Duration::from_secs(10);
+
+/// A token's last use is written at most this often (it is shown in the token list): one
+/// write per request would compete with the games' commits for the database.
+const TOKEN_USE_NOTED_EVERY: Duration = Duration::from_secs(60);
+
+/// A token as this node last looked it up.
+#[derive(Debug, Clone)]
+struct CachedToken {
+    grant: sessions::TokenGrant,
+    fetched: Instant,
+    use_noted: Instant,
+}
+
 /// The authentication service: resolves cookies and tokens to accounts.
 #[derive(Debug)]
 pub struct Auth {
     pool: AnyPool,
     secure_cookies: bool,
     cache: Mutex<HashMap<String, (Account, Instant)>>,
+    /// API tokens by the hash of their secret.
+    tokens: Mutex<HashMap<String, CachedToken>>,
 }
 
 impl Auth {
@@ -46,6 +66,7 @@ impl Auth {
             pool,
             secure_cookies,
             cache: Mutex::new(HashMap::new()),
+            tokens: Mutex::new(HashMap::new()),
         })
     }
 
@@ -116,6 +137,72 @@ impl Auth {
             .lock()
             .expect("auth cache")
             .retain(|_, (a, _)| a.id != account_id);
+        self.forget_tokens(account_id);
+    }
+
+    /// Cache a token's grant just read; `true` when its use was noted less than a minute ago.
+    fn remember_token(&self, hash: &str, grant: &sessions::TokenGrant) -> bool {
+        let mut tokens = self.tokens.lock().expect("token cache");
+        if tokens.len() > 100_000 {
+            tokens.retain(|_, t| t.fetched.elapsed() < TOKEN_CACHE_TTL);
+        }
+        let now = Instant::now();
+        let noted = tokens
+            .get(hash)
+            .map(|t| t.use_noted)
+            .filter(|at| at.elapsed() < TOKEN_USE_NOTED_EVERY);
+        tokens.insert(
+            hash.to_owned(),
+            CachedToken {
+                grant: grant.clone(),
+                fetched: now,
+                use_noted: noted.unwrap_or(now),
+            },
+        );
+        noted.is_some()
+    }
+
+    /// Forget the cached tokens of `account_id` (one was revoked, or the account closed).
+    pub fn forget_tokens(&self, account_id: &str) {
+        self.tokens
+            .lock()
+            .expect("token cache")
+            .retain(|_, t| t.grant.account.id != account_id);
+    }
+
+    /// The grant of a personal API token: from the cache while it is fresh, else from the
+    /// database; its use is noted at most once a minute.
+    async fn token(&self, secret: &str) -> Result<Option<sessions::TokenGrant>, AppError> {
+        let hash = token::hash(secret);
+        let cached = {
+            let mut tokens = self.tokens.lock().expect("token cache");
+            match tokens.get_mut(&hash) {
+                Some(t) if t.fetched.elapsed() < TOKEN_CACHE_TTL => {
+                    let note = t.use_noted.elapsed() >= TOKEN_USE_NOTED_EVERY;
+                    if note {
+                        t.use_noted = Instant::now();
+                    }
+                    Some((t.grant.clone(), note))
+                }
+                _ => None,
+            }
+        };
+        if let Some((grant, note)) = cached {
+            if note {
+                sessions::note_token_use(&self.pool, &hash).await?;
+            }
+            return Ok(Some(grant));
+        }
+        let grant = sessions::token_grant(&self.pool, secret).await?;
+        let Some(grant) = grant else {
+            self.tokens.lock().expect("token cache").remove(&hash);
+            return Ok(None);
+        };
+        let noted_recently = self.remember_token(&hash, &grant);
+        if !noted_recently {
+            sessions::note_token_use(&self.pool, &hash).await?;
+        }
+        Ok(Some(grant))
     }
 
     async fn session(&self, hash: &str) -> Result<Option<Account>, AppError> {
@@ -178,7 +265,8 @@ impl Identity {
                     AppError::Unauthorized("expected Authorization: Bearer TOKEN".into())
                 })?;
             if bearer.starts_with(API_TOKEN_PREFIX) {
-                let grant = sessions::token_account(&auth.pool, bearer)
+                let grant = auth
+                    .token(bearer)
                     .await?
                     .ok_or_else(|| AppError::Unauthorized("unknown or revoked API token".into()))?;
                 id.account = Some(grant.account);

@@ -158,21 +158,15 @@ pub async fn token_grant(pool: &AnyPool, secret: &str) -> Result<Option<TokenGra
     .transpose()
 }
 
-/// The account and scopes of a personal API token, noting its use.
+/// Note that the token whose secret hashes to `hash` was used now.
 ///
 /// # Errors
 /// Database errors.
-pub async fn token_account(
-    pool: &AnyPool,
-    secret: &str,
-) -> Result<Option<TokenGrant>, sqlx::Error> {
-    let Some(grant) = token_grant(pool, secret).await? else {
-        return Ok(None);
-    };
+pub async fn note_token_use(pool: &AnyPool, hash: &str) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE hash = $2")
         .bind(now_unix_ms())
-        .bind(token::hash(secret))
+        .bind(hash)
         .execute(pool)
         .await?;
-    Ok(Some(grant))
+    Ok(())
 }
