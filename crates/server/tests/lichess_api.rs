@@ -472,7 +472,40 @@ async fn art_11_3_the_players_chat_is_closed_while_a_tournament_game_is_played(d
     assert_eq!(s, StatusCode::OK);
 }
 
+async fn a_revoked_token_stops_working_at_once(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    let mut b = Browser::new(&t);
+    b.sign_up("rev").await;
+    let (_, tok) = b
+        .post(
+            "/api/account/tokens",
+            json!({"description": "to revoke", "scopes": ["board:play"]}),
+        )
+        .await;
+    let secret = tok["token"].as_str().unwrap().to_owned();
+    let get = |secret: String| {
+        let base = t.base.clone();
+        async move {
+            reqwest::Client::new()
+                .get(format!("{base}/api/account"))
+                .bearer_auth(secret)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    // Used once: the server now knows it (and keeps it for a few seconds).
+    assert_eq!(get(secret.clone()).await, StatusCode::OK);
+    let (s, _) = b
+        .delete(&format!("/api/account/tokens/{}", tok["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    assert_eq!(get(secret).await, StatusCode::UNAUTHORIZED);
+}
+
 both_backends!(
+    a_revoked_token_stops_working_at_once,
     art_11_3_the_players_chat_is_closed_while_a_tournament_game_is_played,
     lichess_bot_request_sequence_is_answered,
     bad_input_gets_lichess_errors_and_changes_nothing,
