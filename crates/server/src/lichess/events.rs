@@ -1,9 +1,9 @@
 //! `GET /api/stream/event`: a player's events — `gameStart` and `gameFinish` of their games,
 //! `challenge`, `challengeCanceled` and `challengeDeclined` — as NDJSON; and
 //! `GET /api/account/playing`. On connecting, the games being played and the challenges
-//! pending are sent first (as lichess does); then the live feed, and every few seconds a
-//! look at the database, which catches what this node did not see (a game owned by another
-//! node of a cluster, a follower that fell behind).
+//! pending are sent first (as lichess does); then the live feeds, and a look at the database
+//! when the stream fell behind them or, in a cluster, every few seconds (games owned by other
+//! nodes).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -26,7 +26,8 @@ use crate::error::ApiResult;
 use crate::games::feed::Lifecycle;
 use crate::games::wire::{GameView, Seat};
 
-/// How often the stream looks at the database for what the live feeds did not bring.
+/// How often the stream looks at the database for what the live feeds did not bring, in a
+/// cluster.
 const RESYNC: Duration = Duration::from_secs(5);
 
 /// The ids of the games `account` is playing (or has adjourned), newest first.
@@ -144,7 +145,15 @@ impl EventStream {
         mut changes: tokio::sync::broadcast::Receiver<Arc<super::challenge::ChallengeChange>>,
     ) -> Result<(), Gone> {
         self.resync().await?;
-        let mut tick = tokio::time::interval(RESYNC);
+        // On one node the live feeds bring everything (a stream that falls behind looks at
+        // the database); in a cluster, games owned by other nodes and challenges answered
+        // there are found by looking every few seconds.
+        let clustered = self.l.hub.cluster().is_some();
+        let mut tick = tokio::time::interval(if clustered {
+            RESYNC
+        } else {
+            Duration::from_secs(24 * 3600)
+        });
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         tick.tick().await;
         loop {
