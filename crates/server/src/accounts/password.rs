@@ -32,6 +32,8 @@ const RESERVED: &[&str] = &[
     "support",
     "system",
     "lichess",
+    // lichess's `GET /api/users/status` would hide a player's `GET /api/users/{name}`.
+    "status",
 ];
 
 /// A username as it is kept for uniqueness: lower case (names are unique ignoring case).
@@ -236,6 +238,7 @@ mod tests {
             "a.b",
             "Admin",
             "ARBITER",
+            "Status",
         ] {
             assert_eq!(
                 check_username(bad).unwrap_err().code(),
