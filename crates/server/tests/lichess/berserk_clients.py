@@ -247,8 +247,29 @@ def tokens_and_scopes():
     check(r.status_code == 403, "a token cannot mint a token")
 
 
+def rated_challenge_changes_ratings():
+    a, b = Player("ratedA"), Player("ratedB")
+    qa = queue.Queue()
+    events(a, qa)
+    time.sleep(0.5)
+    c = a.client.challenges.create(b.name, rated=True, clock_limit=180, clock_increment=2, color="white")
+    check(c["rated"] is True and c["speed"] == "blitz", "a rated blitz challenge")
+    b.client.challenges.accept(c["id"])
+    wait_for(qa, "gameStart", pred=lambda e: e["game"]["gameId"] == c["id"])
+    # Fool's mate: Black mates on the fourth ply (Art. 5.1.1).
+    for i, uci in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+        (a if i % 2 == 0 else b).client.board.make_move(c["id"], uci)
+    fin = wait_for(qa, "gameFinish", pred=lambda e: e["game"]["gameId"] == c["id"])["game"]
+    check(fin["status"]["name"] == "mate" and fin.get("winner") == "black", "the rated game ends in mate")
+    check(isinstance(fin.get("ratingDiff"), int) and fin["ratingDiff"] < 0,
+          "the loser's rating change is in gameFinish")
+    me = a.client.account.get()
+    check(me["perfs"]["blitz"]["games"] == 1, "the rated game counts in the account's perfs")
+
+
 for test in [tokens_and_scopes, board_seeks_pair_and_play_to_mate,
-             challenge_draw_declined_then_resignation, bot_upgraded_and_playing]:
+             challenge_draw_declined_then_resignation, bot_upgraded_and_playing,
+             rated_challenge_changes_ratings]:
     try:
         test()
     except Exception as e:  # a crash is a failure with its reason
