@@ -242,6 +242,11 @@ def tokens_and_scopes():
         check(False, "a token without board:play cannot seek")
     except berserk.exceptions.ResponseError as e:
         check(e.status_code == 403, "a token without board:play is refused with 403")
+    try:
+        p.client.board.make_move("anygame1234", "e2e4")
+        check(False, "a token without board:play cannot move")
+    except berserk.exceptions.ResponseError as e:
+        check(e.status_code == 403, "a token without board:play cannot move (403)")
     r = requests.post(f"{BASE}/api/account/tokens", json={"description": "x", "scopes": []},
                       headers={"Authorization": f"Bearer {p.token}"})
     check(r.status_code == 403, "a token cannot mint a token")
