@@ -498,13 +498,79 @@ async fn a_revoked_token_stops_working_at_once(db: Db) {
     // Used once: the server now knows it (and keeps it for a few seconds).
     assert_eq!(get(secret.clone()).await, StatusCode::OK);
     let (s, _) = b
-        .delete(&format!("/api/account/tokens/{}", tok["id"].as_str().unwrap()))
+        .delete(&format!(
+            "/api/account/tokens/{}",
+            tok["id"].as_str().unwrap()
+        ))
         .await;
     assert_eq!(s, StatusCode::NO_CONTENT);
     assert_eq!(get(secret).await, StatusCode::UNAUTHORIZED);
 }
 
+async fn a_board_seek_is_in_the_lobby_and_goes_with_its_client(db: Db) {
+    let Some(t) = T::new(db).await else { return };
+    let a = Client::new(&t, "seeka", &["board:play"]).await;
+    let mut b = Browser::new(&t);
+    b.sign_up("seekb").await;
+    let seeks_of = |lobby: &Value, name: &str| -> Vec<String> {
+        lobby["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["username"] == name)
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // A's Board API seek, held open: shown in the web UI's lobby.
+    let seek = a
+        .req(reqwest::Method::POST, "/api/board/seek")
+        .form(&[("time", "10"), ("increment", "5"), ("rated", "false")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(seek.status(), StatusCode::OK);
+    let mut events = a.stream("/api/stream/event").await;
+    let (_, lobby) = b.get("/api/lobby").await;
+    let ids = seeks_of(&lobby, &a.name);
+    assert_eq!(ids.len(), 1, "{lobby}");
+    // B accepts it in the lobby: the game starts; A's seek request ends; A is told.
+    let (s, started) = b
+        .post(&format!("/api/seeks/{}/accept", ids[0]), json!({}))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{started}");
+    let body = tokio::time::timeout(Duration::from_secs(10), seek.text())
+        .await
+        .expect("the seek's stream ends once paired");
+    assert!(body.unwrap().trim().is_empty());
+    let start = events.until("gameStart").await;
+    assert_eq!(start["game"]["id"], started["game"]);
+    assert_eq!(start["game"]["source"], "lobby");
+    // A second seek whose client goes away is removed from the lobby.
+    let seek = a
+        .req(reqwest::Method::POST, "/api/board/seek")
+        .form(&[("time", "3"), ("increment", "2")])
+        .send()
+        .await
+        .unwrap();
+    let (_, lobby) = b.get("/api/lobby").await;
+    assert_eq!(seeks_of(&lobby, &a.name).len(), 1);
+    drop(seek);
+    let gone = async {
+        loop {
+            let (_, lobby) = b.get("/api/lobby").await;
+            if seeks_of(&lobby, &a.name).is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), gone)
+        .await
+        .expect("the seek is removed within a keep-alive period of its client leaving");
+}
+
 both_backends!(
+    a_board_seek_is_in_the_lobby_and_goes_with_its_client,
     a_revoked_token_stops_working_at_once,
     art_11_3_the_players_chat_is_closed_while_a_tournament_game_is_played,
     lichess_bot_request_sequence_is_answered,
