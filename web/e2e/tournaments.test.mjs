@@ -56,6 +56,9 @@ test('a round robin: join, start, games open by themselves, results and a correc
   await D.locator('button.preset[data-tc="10+5"]').click();
   await D.locator('[data-testid=t-more] summary').click();
   await D.locator('[data-testid=t-pause-manual]').check();
+  // Art. 11.3: this club lets its players chat during their games.
+  assert.equal(await D.locator('[data-testid=t-players-chat]').isChecked(), false, 'the players’ chat is closed by default');
+  await D.locator('[data-testid=t-players-chat]').check();
   assert.deepEqual(await D.locator('[data-testid=t-tiebreaks] li').evaluateAll((l) => l.map((x) => x.dataset.tb)), ['DE', 'SB', 'WIN', 'KS'], 'round-robin tie-breaks');
   await shot(D, 'tournament-create-en');
   await D.locator('[data-testid=t-create]').click();
@@ -65,6 +68,8 @@ test('a round robin: join, start, games open by themselves, results and a correc
   assert.equal(await text(D, '[data-testid=tournament-status]'), 'Upcoming');
   await D.locator('[data-testid=console]').waitFor();
   await D.locator('[data-testid=no-players]').waitFor();
+  assert.equal((await api(`/api/tournaments/${id}`)).settings.players_chat, true, 'players_chat sent');
+  assert.equal(await text(D, '[data-testid=players-chat]'), 'open during games');
 
   // Three players find it in the list and join; the director sees them arrive live.
   for (const name of ['alice', 'bob', 'carol']) {
@@ -187,6 +192,7 @@ test('a Swiss: errors from the server, the console is the director’s, players 
   const t = await api(`/api/tournaments/${id}`);
   assert.equal(t.settings.system, 'swiss');
   assert.equal(t.settings.rounds, 5);
+  assert.equal(t.settings.players_chat, false, 'FIDE’s default: no chat during play (Art. 11.3)');
   // Players entered by name (over the board), then a half-point bye for round 1.
   for (const [name, rating] of [['Anna Nováková', '1800'], ['Bořek Dvořák', '1700'], ['Cyril Malý', '1600']]) {
     await E.locator('[data-testid=console-player-name]').fill(name);

@@ -49,6 +49,8 @@ export function renderTournamentCreate(root: HTMLElement): () => void {
 
   const online = h('input', { type: 'checkbox', id: id('tonline'), checked: true, 'data-testid': 't-online' });
   const registration = h('input', { type: 'checkbox', id: id('treg'), checked: true, 'data-testid': 't-registration' });
+  // Art. 11.3: unticked (FIDE's default), the players' chat room is closed while they play.
+  const playersChat = h('input', { type: 'checkbox', id: id('tchat'), 'data-testid': 't-players-chat' });
   const late = h(
     'select',
     { id: id('tlate'), 'data-testid': 't-late' },
@@ -141,6 +143,7 @@ export function renderTournamentCreate(root: HTMLElement): () => void {
     tc.el,
     h('label', { class: 'check', for: rated.id }, rated, h('span', {}, w.rated)),
     h('label', { class: 'check', for: online.id }, online, h('span', {}, w.online, h('small', { class: 'help block' }, w.onlineHelp))),
+    h('label', { class: 'check', for: playersChat.id }, playersChat, h('span', {}, w.playersChat, h('small', { class: 'help block' }, w.playersChatHelp))),
     h('fieldset', {}, h('legend', {}, w.starts), field(w.startTime, start, w.startTimeHelp)),
     h(
       'fieldset',
@@ -190,6 +193,7 @@ export function renderTournamentCreate(root: HTMLElement): () => void {
       tiebreak_rules: tbRules.value as '2026' | '2024',
       pause_secs: pauseMode() === 'auto' ? Math.round(Number(pause.value) || 0) : null,
       scoring: { win: Number(win.value), draw: Number(draw.value), loss: Number(loss.value), bye: Number(bye.value) },
+      players_chat: playersChat.checked,
     };
     if (swiss) req.rounds = Number(rounds.value) || 0;
     if (defaultTime.value.trim() !== '') req.default_time_secs = Math.round(Number(defaultTime.value) * 60);

@@ -10,6 +10,12 @@ export function localInputToMs(v: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** Art. 11.3: do the tournament's settings let the players chat while their game is played?
+ * Only an explicit `players_chat: true` does (older tournaments have no such setting). */
+export function playersChatOpen(settings: { players_chat?: unknown } | null | undefined): boolean {
+  return settings?.players_chat === true;
+}
+
 /** A result as the pairings show it: `1–0`, `½–½`, `0–1`, forfeits `+ –`, `– +`, `– –`. */
 export function resultText(r: string | null | undefined): string {
   if (!r) return '';

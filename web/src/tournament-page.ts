@@ -8,7 +8,7 @@ import { h } from './dom';
 import { t, tt, pt, fmt, digits, dateText, timeText, colorName } from './i18n';
 import { ApiError } from './api';
 import { tournamentsApi, type Tournament, type TPlayer, type TRound } from './tournaments-api';
-import { resultText, pointsText, tiebreakText, crosstable, boardOf, myNo, explanationLines } from './tournament-logic';
+import { resultText, pointsText, tiebreakText, crosstable, boardOf, myNo, explanationLines, playersChatOpen } from './tournament-logic';
 import { watchTournament } from './tournament-watch';
 import { currentUser } from './session';
 import { tournamentError as errorMessage } from './errors';
@@ -145,6 +145,8 @@ export function renderTournament(root: HTMLElement, id: string): () => void {
       [w.starts, s.started_at ? dateText(s.started_at, true) : s.settings.starts_at ? dateText(Number(s.settings.starts_at), true) : w.startsWhenDirector],
       [w.tiebreaks, h('span', { dir: 'ltr', class: 'tb-order' }, s.standings.tiebreaks.filter((x) => x !== 'PTS').map((tb, i) => [i ? ' ' : '', h('abbr', { title: w.tb[tb] ?? tb }, tb)]))],
     ];
+    // Art. 11.3: whether the players' chat room is open during play (online games only).
+    if (s.settings.online !== false) facts.push([w.playersChatFact, h('span', { 'data-testid': 'players-chat' }, playersChatOpen(s.settings) ? w.playersChatOpen : w.playersChatClosed)]);
     headEl.replaceChildren(
       ...([
       h(

@@ -33,6 +33,8 @@ export interface CreateTournament {
   /** Null: the director pairs each round. */
   pause_secs: number | null;
   scoring: { win: number; draw: number; loss: number; bye: number };
+  /** Art. 11.3: the players may chat while their game is played (default false: closed). */
+  players_chat?: boolean;
 }
 
 export type TStatus = 'upcoming' | 'running' | 'finished';

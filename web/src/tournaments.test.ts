@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultText, pointsText, tiebreakText, splitTournaments, boardOf, crosstable, scoresOf, myNo, newGameFor, explanationLines, localInputToMs } from './tournament-logic';
+import { resultText, pointsText, tiebreakText, splitTournaments, boardOf, crosstable, scoresOf, myNo, newGameFor, explanationLines, localInputToMs, playersChatOpen } from './tournament-logic';
 import { routeOf, tournamentPath } from './router';
 import { TOURNAMENTS_DICTS } from './i18n-tournaments';
 import type { TRound, TournamentSummary } from './tournaments-api';
@@ -11,6 +11,17 @@ const round = (n: number, boards: [number, number, string | null, string | null]
   boards: boards.map(([white, black, game, result], i) => ({ board: i + 1, white, black, game, result, termination: null })),
   byes: byes.map(([player, kind]) => ({ player, kind })),
   explanation: null,
+});
+
+describe('players chat (Art. 11.3)', () => {
+  it('the_players_chat_is_open_during_play_only_when_the_tournament_says_so', () => {
+    expect(playersChatOpen({ players_chat: true })).toBe(true);
+    expect(playersChatOpen({ players_chat: false })).toBe(false);
+    // Tournaments created before the setting existed: FIDE's default, closed.
+    expect(playersChatOpen({})).toBe(false);
+    expect(playersChatOpen(null)).toBe(false);
+    expect(playersChatOpen({ players_chat: 'true' })).toBe(false);
+  });
 });
 
 describe('results and points', () => {
