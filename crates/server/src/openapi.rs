@@ -30,6 +30,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = Base::openapi();
     doc.merge(crate::accounts::AccountsApi::openapi());
     doc.merge(crate::games::GamesApi::openapi());
+    doc.merge(crate::lichess::chat_api::ChatApi::openapi());
     doc.merge(crate::analysis::AnalysisApi::openapi());
     doc.merge(crate::imports::ImportsApi::openapi());
     doc.merge(crate::lobby::LobbyApi::openapi());

@@ -37,7 +37,10 @@ token=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["token"])' "$
 id=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["id"])' "$game")
 curl -fs -XPOST "$base/api/games/$id/join" >/dev/null
 echo "schemathesis: server on $base, game $id"
+# Streams (NDJSON) never end while the client reads: left out, or a request on the real game
+# would wait for ever.
 "$st" run "$base/api/openapi.json" \
+    --exclude-path '/api/games/{id}/chat/stream' \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
     --max-examples "${ST_MAX_EXAMPLES:-60}" \
     --header "Authorization: Bearer $token" \

@@ -25,7 +25,7 @@ pub const MAX_LINE_CHARS: usize = 140;
 const ROOM_LINES: i64 = 200;
 
 /// A chat room of a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Room {
     /// The players' room.
@@ -60,7 +60,7 @@ impl Room {
 }
 
 /// A line of a game's chat.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ChatLine {
     /// The game.
     #[serde(skip)]
@@ -72,6 +72,7 @@ pub struct ChatLine {
     /// What.
     pub text: String,
     /// When, unix ms.
+    #[schema(example = 1_700_000_000_000_i64)]
     pub at: i64,
 }
 
