@@ -213,8 +213,7 @@ fn same_state(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .all(|(k, v)| k == "wtime" || k == "btime" || y.get(k) == Some(v))
         }
         _ => a == b,
