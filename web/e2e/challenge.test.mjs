@@ -199,7 +199,7 @@ test('a declined challenge is said so, a cancelled one disappears, a bad one is 
   assert.match(await text(incoming), /10\+5 · Casual · Rapid/);
   await D.locator('[data-testid=cancel-challenge]').click();
   await waitFor(async () => (await incoming.count()) === 0, 'the cancelled challenge leaves emil’s header', 10000);
-  assert.equal(await D.locator('[data-testid=challenge-waiting]').count(), 0);
+  await waitFor(async () => (await D.locator('[data-testid=challenge-waiting]').count()) === 0, 'the waiting note goes once cancelled', 10000);
   assert.ok(await D.locator('[data-testid=challenge-button]').isVisible());
 
   // A clock of no time is refused before sending.
