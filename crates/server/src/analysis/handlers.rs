@@ -17,6 +17,7 @@ use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError, ErrorBody};
 use crate::games::handlers::{Archive, GameId};
 use crate::games::wire::Variant;
+use crate::games::Status;
 
 /// A day, ms (the per-day limit counts requests over the last 24 hours).
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -54,7 +55,7 @@ pub async fn request_analysis(
         }
         (other, _) => other?,
     };
-    if !matches!(game.status.as_str(), "finished" | "imported") {
+    if game.status != Status::Finished {
         return Err(AppError::conflict(
             "game_not_finished",
             format!(

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
+use super::api::GameEnded;
 use super::wire::Seat;
 
 /// What happened to a game.
@@ -18,15 +19,6 @@ pub enum Lifecycle {
     Started,
     /// The game ended (result and termination as in the game view).
     Ended(GameEnded),
-}
-
-/// How a game ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameEnded {
-    /// `1-0`, `0-1`, `1/2-1/2`, or a forfeit's `+/-`, `-/+`, `-/-`.
-    pub result: Option<String>,
-    /// How (`checkmate`, `resignation`, `timeout`, …; see `arbiter_game::Termination`).
-    pub termination: Option<String>,
 }
 
 /// A game's start or end, with the accounts that hold its seats.

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use axum::Json;
 
+use super::api::NewGame;
 use super::hub::Hub;
 use super::referee::Action;
 use super::wire::{
@@ -49,7 +50,9 @@ pub async fn create_game(
     who: Identity,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<SeatGrant>)> {
-    let grant = hub.create(req, who.account.as_ref()).await?;
+    let grant = hub
+        .create(NewGame::try_from(req)?, who.account.as_ref())
+        .await?;
     Ok((StatusCode::CREATED, Json(grant)))
 }
 

@@ -1,20 +1,27 @@
 //! Games: live game actors and their registry, the referee (the bridge to `arbiter-game`),
 //! computer players, the game WebSocket, and the HTTP handlers and wire types of games.
 //!
-//! Inside, imports go one way: `wire` ← `players`, `referee`, `computer` ← `replay` ← `actor`
-//! ← `hub` ← `handlers`, `socket` ← this module's router.
+//! Other domains use one typed door: [`api`] ([`NewGame`], [`GameEnded`], [`Status`]) and the
+//! [`Hub`]'s methods (the commands of a game); never an HTTP body or a JSON field. The actor is
+//! private to games.
+//!
+//! Inside, imports go one way: `status` ← `wire` ← `api` ← `players`, `referee`, `computer`,
+//! `feed` ← `replay` ← `actor` (a folder, a file per role) ← `hub` (likewise) ← `handlers`,
+//! `socket` ← this module's router.
 
-pub mod actor;
+mod actor;
+pub mod api;
 pub mod computer;
 pub mod feed;
 pub mod handlers;
-pub mod hub;
+mod hub;
 pub mod mirror;
 pub mod players;
 pub mod referee;
 pub mod remote;
 pub mod replay;
 pub mod socket;
+mod status;
 pub mod wire;
 
 use std::sync::Arc;
@@ -24,8 +31,10 @@ use axum::routing::{get, post};
 use axum::Router;
 use utoipa::OpenApi;
 
-pub use actor::LAG_ALLOWANCE_MS;
+pub use actor::{Subscription, WireEvent, LAG_ALLOWANCE_MS};
+pub use api::{GameEnded, NewGame, Status};
 pub use hub::Hub;
+pub use referee::ArbiterAction;
 
 use crate::auth::Auth;
 use crate::error::ErrorBody;
@@ -80,6 +89,7 @@ where
         CreateGame,
         SeatGrant,
         GameView,
+        Status,
         MoveView,
         Clocks,
         SeatsTaken,

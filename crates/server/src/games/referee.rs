@@ -7,9 +7,9 @@ use arbiter_rules::{CastlingMode, Color, Position, SanError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::api::{GameEnded, NewGame};
 use super::wire::{
-    AdjournRequest, Clocks, CreateGame, DrawAction, DrawRequest, MoveRequest, MoveView, Seat,
-    Variant,
+    AdjournRequest, Clocks, DrawAction, DrawRequest, MoveRequest, MoveView, Seat, Variant,
 };
 use crate::error::{ApiResult, AppError};
 use crate::ratings::Category;
@@ -99,25 +99,15 @@ impl Spec {
 }
 
 impl Spec {
-    /// Validate a creation request; `random` picks a Chess960 position when none is given.
+    /// The spec of a new game; `random` picks a Chess960 position when none is given.
     ///
     /// # Errors
-    /// 400 naming the fault: time control, variant/position, FEN, rules.
-    pub fn from_request(req: &CreateGame, random: u64) -> ApiResult<Spec> {
-        let tc: TimeControl =
-            req.time_control
-                .parse()
-                .map_err(|e: arbiter_game::ParseTimeControlError| {
-                    AppError::bad_request("bad_time_control", e.to_string())
-                })?;
-        let rules: Rules = match &req.rules {
-            None | Some(Value::Null) => Rules::default(),
-            Some(v) => serde_json::from_value(v.clone())
-                .map_err(|e| AppError::bad_request("bad_rules", format!("rules: {e}")))?,
-        };
-        let rules = serde_json::to_value(&rules).map_err(|e| AppError::Internal(e.to_string()))?;
+    /// 400 naming the fault: variant/position, FEN.
+    pub fn new(game: &NewGame, random: u64) -> ApiResult<Spec> {
+        let rules =
+            serde_json::to_value(&game.rules).map_err(|e| AppError::Internal(e.to_string()))?;
         let mut chess960_position = None;
-        let start_fen = match (req.variant, req.chess960_position, &req.fen) {
+        let start_fen = match (game.variant, game.chess960_position, &game.fen) {
             (Variant::Standard, Some(_), _) => {
                 return Err(AppError::bad_request(
                     "bad_variant",
@@ -158,8 +148,8 @@ impl Spec {
             (Variant::Standard, None, None) => None,
         };
         let spec = Spec {
-            time_control: tc.to_string(),
-            variant: req.variant,
+            time_control: game.time_control.to_string(),
+            variant: game.variant,
             chess960_position,
             start_fen,
             rules,
@@ -517,6 +507,14 @@ impl Referee {
         Some(self.game.result().to_string())
     }
 
+    /// The result and termination, once the game has ended.
+    pub fn ended(&self) -> Option<GameEnded> {
+        (self.game.status() == Status::Finished).then(|| GameEnded {
+            result: self.game.result(),
+            termination: self.game.termination(),
+        })
+    }
+
     /// How the game ended.
     pub fn termination(&self) -> Option<String> {
         self.game.termination().map(|t| t.name().to_owned())
@@ -647,48 +645,37 @@ mod tests {
         assert!(!looks_like_uci("O-O"));
     }
 
-    fn create(v: Value) -> CreateGame {
-        serde_json::from_value(v).unwrap()
+    /// The spec of a `POST /api/games` body.
+    fn spec_of(v: Value) -> ApiResult<Spec> {
+        let req: super::super::wire::CreateGame = serde_json::from_value(v).unwrap();
+        Spec::new(&NewGame::try_from(req)?, 0)
     }
 
     #[test]
     fn spec_rejects_bad_fen_naming_the_fault() {
-        let e = Spec::from_request(
-            &create(json!({"time_control": "5+3", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"})),
-            0,
-        )
-        .unwrap_err();
+        let e = spec_of(json!({"time_control": "5+3", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}))
+            .unwrap_err();
         assert_eq!(e.code(), "bad_fen");
         assert!(e.to_string().contains("invalid start position"), "{e}");
     }
 
     #[test]
     fn spec_rejects_bad_time_control_and_position_number() {
-        let e = Spec::from_request(&create(json!({"time_control": "five"})), 0).unwrap_err();
+        let e = spec_of(json!({"time_control": "five"})).unwrap_err();
         assert_eq!(e.code(), "bad_time_control");
-        let e = Spec::from_request(
-            &create(
-                json!({"time_control": "5+3", "variant": "chess960", "chess960_position": 960}),
-            ),
-            0,
+        let e = spec_of(
+            json!({"time_control": "5+3", "variant": "chess960", "chess960_position": 960}),
         )
         .unwrap_err();
         assert_eq!(e.code(), "bad_chess960_position");
-        let e = Spec::from_request(
-            &create(json!({"time_control": "5+3", "chess960_position": 5})),
-            0,
-        )
-        .unwrap_err();
+        let e = spec_of(json!({"time_control": "5+3", "chess960_position": 5})).unwrap_err();
         assert_eq!(e.code(), "bad_variant");
     }
 
     #[test]
     fn chess960_518_is_the_standard_array() {
-        let s = Spec::from_request(
-            &create(
-                json!({"time_control": "5+3", "variant": "chess960", "chess960_position": 518}),
-            ),
-            0,
+        let s = spec_of(
+            json!({"time_control": "5+3", "variant": "chess960", "chess960_position": 518}),
         )
         .unwrap();
         assert!(s.start_fen.unwrap().starts_with("rnbqkbnr/pppppppp/"));

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::api::Status;
 use super::computer::ComputerSeat;
 use super::players::Seats;
 use super::referee::{Referee, Spec};
@@ -74,6 +75,12 @@ pub fn seats(row: &GameRow, names: &HashMap<String, (String, bool)>) -> Seats {
         black_hash: row.black_hash.clone(),
         row: row.players.clone(),
     }
+}
+
+/// The status stored in `row` (the database keeps its name); a name the server never writes
+/// reads as `waiting`, as a game that has not started.
+pub fn status(row: &GameRow) -> Status {
+    row.status.parse().unwrap_or(Status::Waiting)
 }
 
 /// The computer seat stored with `row`'s game, if any.

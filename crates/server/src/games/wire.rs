@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::status::Status;
+
 /// Which variant the game is played in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -131,7 +133,7 @@ pub struct PlayersView {
 /// (`"computer": {"level": 5}`) or an external engine the server's operator configured
 /// (`"computer": {"engine": "stockfish"}`, see `GET /api/engines`). Exactly one of the two
 /// (else 400 `invalid_request`).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ComputerRequest {
     /// Playing strength of the built-in engine: 1 (a beginner) to 8 (full strength).
@@ -213,8 +215,8 @@ pub struct Clocks {
 pub struct GameView {
     /// Game id.
     pub id: String,
-    /// `waiting`, `playing`, `finished` or `adjourned`.
-    pub status: String,
+    /// `waiting`, `playing`, `adjourned`, `finished` or `withdrawn`.
+    pub status: Status,
     /// `standard` or `chess960`.
     pub variant: Variant,
     /// Time control, human form.
@@ -319,7 +321,7 @@ pub struct GameSummary {
     /// Game id.
     pub id: String,
     /// `waiting` or `playing`.
-    pub status: String,
+    pub status: Status,
     /// Time control, human form.
     pub time_control: String,
     /// `standard` or `chess960`.

@@ -9,6 +9,7 @@ use crate::error::{ApiResult, AppError};
 use crate::games::wire::{
     Clocks, GameView, ImportView, MoveView, OpeningView, PlayersView, Seat, SeatsTaken, Variant,
 };
+use crate::games::Status;
 
 #[derive(Deserialize)]
 struct StoredMove {
@@ -45,7 +46,7 @@ pub fn game_view(row: ImportRow) -> ApiResult<GameView> {
     Ok(GameView {
         id: row.id,
         // A record of a game that was played elsewhere: nothing more can happen in it.
-        status: "finished".into(),
+        status: Status::Finished,
         variant: if chess960 {
             Variant::Chess960
         } else {

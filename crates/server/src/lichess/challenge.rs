@@ -17,9 +17,9 @@ use crate::accounts::queries as accounts;
 use crate::auth::Account;
 use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError};
-use crate::games::referee::Spec;
-use crate::games::wire::{ColorChoice, CreateGame, Seat, Variant};
-use crate::games::Hub;
+use crate::games::api::parse_time_control;
+use crate::games::wire::{ColorChoice, Seat, Variant};
+use crate::games::{Hub, NewGame};
 use crate::ratings;
 use crate::token;
 
@@ -164,18 +164,16 @@ impl ChallengeForm {
 }
 
 impl Terms {
-    /// The native game request of these terms.
-    pub fn game_request(&self) -> CreateGame {
-        CreateGame {
-            time_control: self.time_control.clone(),
-            variant: self.variant,
-            chess960_position: None,
-            fen: self.fen.clone(),
-            color: ColorChoice::Random,
-            rules: None,
-            computer: None,
-            rated: self.rated,
-        }
+    /// The game these terms make.
+    ///
+    /// # Errors
+    /// 400 `bad_time_control`.
+    pub fn new_game(&self) -> ApiResult<NewGame> {
+        let mut game = NewGame::new(parse_time_control(&self.time_control)?);
+        game.variant = self.variant;
+        game.fen = self.fen.clone();
+        game.rated = self.rated;
+        Ok(game)
     }
 }
 
@@ -301,7 +299,7 @@ impl Challenges {
             title: dest.title,
         };
         // The terms are checked as the game would be created.
-        Hub::paired_row(&terms.game_request(), challenger, &dest)?;
+        Hub::paired_row(&terms.new_game()?, challenger, &dest)?;
         let final_color = match terms.color {
             ColorChoice::White => Seat::White,
             ColorChoice::Black => Seat::Black,
@@ -491,10 +489,14 @@ impl Challenges {
             Seat::White => (&c.challenger, &c.dest),
             Seat::Black => (&c.dest, &c.challenger),
         };
-        if let Err(e) = hub
-            .create_paired_as(c.id.clone(), &c.terms.game_request(), white, black)
-            .await
-        {
+        let created = match c.terms.new_game() {
+            Ok(game) => {
+                hub.create_paired_as(c.id.clone(), &game, white, black)
+                    .await
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = created {
             // Not started: the challenge stands again.
             let _ = sqlx::query("UPDATE challenges SET status = 'created' WHERE id = $1")
                 .bind(id)
@@ -541,8 +543,7 @@ impl Challenges {
     pub async fn json(&self, c: &Challenge, viewer: &str, origin: &str) -> ApiResult<Value> {
         let clock = Clock::of(&c.terms.time_control);
         let speed = clock.speed();
-        let spec = Spec::from_request(&c.terms.game_request(), 0).ok();
-        let category = spec.as_ref().and_then(Spec::category);
+        let category = c.terms.new_game().ok().and_then(|g| g.category());
         let now = now_unix_ms();
         let mut users = Vec::new();
         for a in [&c.challenger, &c.dest] {

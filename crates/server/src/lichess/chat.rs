@@ -16,6 +16,7 @@ use crate::auth::Account;
 use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError};
 use crate::games::wire::GameView;
+use crate::games::Status;
 use crate::token;
 
 /// The longest line, in characters (lichess's limit).
@@ -170,7 +171,7 @@ impl Chat {
     /// # Errors
     /// Database errors.
     pub async fn players_room_closed(&self, view: &GameView) -> ApiResult<bool> {
-        if view.status != "playing" && view.status != "adjourned" {
+        if !matches!(view.status, Status::Playing | Status::Adjourned) {
             return Ok(false);
         }
         let row = sqlx::query(

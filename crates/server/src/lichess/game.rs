@@ -23,6 +23,7 @@ use crate::error::{ApiResult, AppError};
 use crate::games::players::Credentials;
 use crate::games::referee::Action;
 use crate::games::wire::{DrawAction, DrawRequest, GameView, MoveRequest, Seat};
+use crate::games::Status;
 
 fn credentials(who: &LoggedIn) -> Credentials {
     Credentials {
@@ -76,7 +77,7 @@ async fn follow(
     l: Arc<Lichess>,
     id: String,
     mut view: GameView,
-    mut sub: crate::games::actor::Subscription,
+    mut sub: crate::games::Subscription,
     mut chat: tokio::sync::broadcast::Receiver<Arc<super::chat::ChatLine>>,
     player: bool,
     lines: Lines,
@@ -164,7 +165,7 @@ async fn follow(
 }
 
 fn is_over(view: &GameView) -> bool {
-    view.status == "finished" || view.status == "withdrawn"
+    matches!(view.status, Status::Finished | Status::Withdrawn)
 }
 
 /// The state after a game event, from the event's own fields (the move made, the clocks,
@@ -188,7 +189,7 @@ fn apply(view: &mut GameView, json: &str) -> bool {
         return false;
     }
     let (Ok(status), Ok(clocks), Ok(turn), Ok(draw_offer)) = (
-        serde_json::from_value::<String>(ev["status"].clone()),
+        serde_json::from_value::<Status>(ev["status"].clone()),
         serde_json::from_value(ev["clocks"].clone()),
         serde_json::from_value(ev["turn"].clone()),
         serde_json::from_value(ev["draw_offer"].clone()),

@@ -5,10 +5,12 @@
 
 use std::str::FromStr;
 
-use arbiter_game::TimeControl;
+use arbiter_game::{GameResult, TimeControl};
+use arbiter_rules::Color;
 use serde_json::{json, Value};
 
 use crate::games::wire::{GameView, PlayerView, Seat, Variant};
+use crate::games::Status;
 
 /// The standard start position, which lichess writes `startpos` in `initialFen`.
 pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -45,12 +47,12 @@ pub fn article(termination: &str) -> Option<&'static str> {
 /// name for (the illegal-move penalty, an invalid sealed move, an arbiter's decision) is
 /// `unknownFinish` with the winner the result gives.
 pub fn status_name(view: &GameView) -> &'static str {
-    match view.status.as_str() {
-        "waiting" => return "created",
-        "withdrawn" => return "aborted",
-        "finished" => {}
-        // Playing, or adjourned (Guideline I): the game goes on.
-        _ => return "started",
+    match view.status {
+        Status::Waiting => return "created",
+        Status::Withdrawn => return "aborted",
+        Status::Finished => {}
+        // Adjourned (Guideline I): the game goes on.
+        Status::Playing | Status::Adjourned => return "started",
     }
     match view.termination.as_deref().unwrap_or("") {
         "checkmate" => "mate",
@@ -90,10 +92,9 @@ pub fn status_id(name: &str) -> u32 {
 
 /// The winner a result names, if any (`1-0` and the forfeit `+/-` name White).
 pub fn winner(result: Option<&str>) -> Option<&'static str> {
-    match result? {
-        "1-0" | "+/-" => Some("white"),
-        "0-1" | "-/+" => Some("black"),
-        _ => None,
+    match result?.parse::<GameResult>().ok()?.winner()? {
+        Color::White => Some("white"),
+        Color::Black => Some("black"),
     }
 }
 
@@ -400,7 +401,7 @@ pub fn game_info(view: &GameView, seat: Seat, source: Source) -> Value {
         "rated": view.rated,
         "hasMoved": view.moves.len() >= if first_mover(view) == seat { 1 } else { 2 },
         "opponent": opp,
-        "isMyTurn": view.status == "playing" && view.turn == seat,
+        "isMyTurn": view.status == Status::Playing && view.turn == seat,
         "compat": {"bot": true, "board": true},
         "arbiter": arbiter_field(view),
     });

@@ -26,9 +26,9 @@ use super::wire::{LobbyView, Pool, Seek, SeekRequest};
 use crate::auth::Account;
 use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError};
-use crate::games::referee::Spec;
-use crate::games::wire::{ColorChoice, CreateGame, Variant};
-use crate::games::Hub;
+use crate::games::api::parse_time_control;
+use crate::games::wire::{ColorChoice, Variant};
+use crate::games::{Hub, NewGame};
 use crate::ratings::{self, Category};
 use crate::token;
 
@@ -140,22 +140,17 @@ impl State {
 }
 
 fn pool_category(tc: &str) -> Option<Category> {
-    Spec::from_request(&game_request(tc, Variant::Standard, true), 0)
+    new_game(tc, Variant::Standard, true)
         .ok()
-        .and_then(|s| s.category())
+        .and_then(|g| g.category())
 }
 
-fn game_request(time_control: &str, variant: Variant, rated: bool) -> CreateGame {
-    CreateGame {
-        time_control: time_control.to_owned(),
-        variant,
-        chess960_position: None,
-        fen: None,
-        color: ColorChoice::Random,
-        rules: None,
-        computer: None,
-        rated,
-    }
+/// The game a seek or a pool starts: standard rules, both seats taken at once.
+fn new_game(time_control: &str, variant: Variant, rated: bool) -> ApiResult<NewGame> {
+    let mut game = NewGame::new(parse_time_control(time_control)?);
+    game.variant = variant;
+    game.rated = rated;
+    Ok(game)
 }
 
 /// The lobby.
@@ -263,8 +258,8 @@ impl Lobby {
     /// `too_many_seeks`.
     pub async fn add_seek(&self, account: &Account, req: SeekRequest) -> ApiResult<Seek> {
         account.lobby_allowed()?;
-        let spec = Spec::from_request(&game_request(&req.time_control, req.variant, req.rated), 0)?;
-        let category = spec.category();
+        let game = new_game(&req.time_control, req.variant, req.rated)?;
+        let category = game.category();
         if req.rated && category.is_none() {
             return Err(AppError::bad_request(
                 "cannot_be_rated",
@@ -297,8 +292,8 @@ impl Lobby {
             username: account.username.clone(),
             rating: rating.rating,
             provisional: rating.provisional,
-            time_control: spec.time_control.clone(),
-            variant: spec.variant,
+            time_control: game.time_control.to_string(),
+            variant: game.variant,
             speed: category.map_or("untimed", Category::name).to_owned(),
             rated: req.rated,
             color: req.color,
@@ -408,7 +403,7 @@ impl Lobby {
         } else {
             (account, &seeker)
         };
-        let req = game_request(&seek.time_control, seek.variant, seek.rated);
+        let req = new_game(&seek.time_control, seek.variant, seek.rated)?;
         let game = self.hub.create_paired(&req, white, black).await?;
         self.started(&game, white, black);
         Ok(game)
@@ -427,9 +422,10 @@ impl Lobby {
         account: &Account,
         req: SeekRequest,
     ) -> ApiResult<SeekOutcome> {
-        let spec = Spec::from_request(&game_request(&req.time_control, req.variant, req.rated), 0)?;
+        let game = new_game(&req.time_control, req.variant, req.rated)?;
+        let time_control = game.time_control.to_string();
         let now = now_unix_ms();
-        let mine = match spec.category() {
+        let mine = match game.category() {
             Some(c) => {
                 Some(ratings::rating_of(self.hub.store().pool(), &account.id, c, now).await?)
             }
@@ -453,7 +449,7 @@ impl Lobby {
                         }
                     };
                     s.account.id != account.id
-                        && s.seek.time_control == spec.time_control
+                        && s.seek.time_control == time_control
                         && s.seek.variant == req.variant
                         && s.seek.rated == req.rated
                         && colours_fit
@@ -605,8 +601,11 @@ impl Lobby {
                 } else {
                     (b, a)
                 };
-                let req = game_request(tc, Variant::Standard, true);
-                match lobby.hub.create_paired(&req, &white, &black).await {
+                let created = match new_game(tc, Variant::Standard, true) {
+                    Ok(req) => lobby.hub.create_paired(&req, &white, &black).await,
+                    Err(e) => Err(e),
+                };
+                match created {
                     Ok(game) => lobby.started(&game, &white, &black),
                     Err(e) => tracing::error!(error = %e, pool = tc, "cannot start a pool game"),
                 }

@@ -17,9 +17,9 @@ use super::wire::{
 use crate::accounts::queries::{self as account_queries, AccountRow};
 use crate::db::{now_unix_ms, EventRow, Store};
 use crate::error::{ApiResult, AppError, ErrorBody};
-use crate::games::replay;
 use crate::games::wire::OpeningView;
 use crate::games::Hub;
+use crate::games::{replay, Status};
 use crate::ratings::{self, Category, RatingView};
 
 /// Games on a page of a player's list.
@@ -99,7 +99,7 @@ pub async fn get_profile(
 /// The opening of a listed game: stored with a finished game's row, looked up (from its
 /// events) and stored the first time the game is listed after it finished.
 async fn opening_of(store: &Store, game: &NamedGame) -> ApiResult<Option<OpeningView>> {
-    if game.row.status != "finished" {
+    if replay::status(&game.row) != Status::Finished {
         return Ok(None);
     }
     let (eco, name) = match &game.opening {
@@ -123,6 +123,7 @@ async fn opening_of(store: &Store, game: &NamedGame) -> ApiResult<Option<Opening
 fn list_item(game: NamedGame, opening: Option<OpeningView>) -> ApiResult<GameListItem> {
     let seats = replay::seats(&game.row, &game.names);
     let computer = replay::computer_seat(&game.row)?.map(|c| c.view());
+    let status = replay::status(&game.row);
     let row = game.row;
     Ok(GameListItem {
         id: row.id,
@@ -131,7 +132,7 @@ fn list_item(game: NamedGame, opening: Option<OpeningView>) -> ApiResult<GameLis
         variant: row.variant,
         speed: row.players.category.clone(),
         rated: row.players.rated,
-        status: row.status,
+        status,
         result: row.result,
         termination: row.termination,
         players: seats.view(),

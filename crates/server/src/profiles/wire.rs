@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::games::wire::{ComputerView, OpeningView, PlayersView};
+use crate::games::Status;
 use crate::ratings::RatingView;
 
 /// A player's finished games counted by result.
@@ -78,7 +79,7 @@ pub struct GameListItem {
     /// A rated game.
     pub rated: bool,
     /// `playing`, `adjourned` or `finished`.
-    pub status: String,
+    pub status: Status,
     /// `1-0`, `0-1`, `1/2-1/2` once finished.
     pub result: Option<String>,
     /// How it ended.

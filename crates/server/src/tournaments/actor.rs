@@ -25,9 +25,9 @@ use crate::db::{
     self, Fence, GameRow, PairingRow, Store, StoreError, TournamentEventRow, TournamentWrite, Write,
 };
 use crate::error::{ApiResult, AppError};
-use crate::games::referee::ArbiterAction;
-use crate::games::wire::{CreateGame, Seat};
-use crate::games::Hub;
+use crate::games::api::parse_time_control;
+use crate::games::wire::Seat;
+use crate::games::{ArbiterAction, GameEnded, Hub, NewGame, Status};
 
 /// What every tournament actor shares.
 pub struct Ctx {
@@ -149,10 +149,8 @@ pub enum Cmd {
     GameEnded {
         /// The game.
         game: String,
-        /// Its result.
-        result: Option<String>,
-        /// How.
-        termination: Option<String>,
+        /// How it ended.
+        ended: GameEnded,
     },
 }
 
@@ -383,12 +381,8 @@ impl TournamentActor {
                 let r = self.act(&who, action).await;
                 let _ = reply.send(r.map(|o| (self.snapshot(), o)));
             }
-            Cmd::GameEnded {
-                game,
-                result,
-                termination,
-            } => {
-                if let Err(e) = self.game_ended(&game, result, termination).await {
+            Cmd::GameEnded { game, ended } => {
+                if let Err(e) = self.game_ended(&game, ended).await {
                     tracing::error!(tournament = %self.state.id, %game, error = %e, "cannot record a game's result");
                 }
             }
@@ -733,17 +727,21 @@ impl TournamentActor {
     }
 
     async fn set_result(&mut self, round: u32, board: u32, result: &str) -> ApiResult<Outcome> {
-        if !RESULTS.contains(&result) {
-            return Err(AppError::bad_request(
-                "bad_result",
-                format!("unknown result {result:?}: 1-0, 1/2-1/2, 0-1, +/-, -/+ or -/-"),
-            ));
-        }
+        // Only the tournament's own spellings (the game crate reads `½-½`, `+--`, … too).
+        let typed: GameResult = match result.parse() {
+            Ok(r) if RESULTS.contains(&result) => r,
+            _ => {
+                return Err(AppError::bad_request(
+                    "bad_result",
+                    format!("unknown result {result:?}: 1-0, 1/2-1/2, 0-1, +/-, -/+ or -/-"),
+                ))
+            }
+        };
         let b = self.board(round, board)?.clone();
         let declared = match (&b.paired.game, &b.result) {
             // Art. 12.9: the arbiter ends a game being played with this result.
             (Some(game), None) => {
-                let (r, t) = declared(result);
+                let (r, t) = declared(typed);
                 match self
                     .ctx
                     .hub
@@ -881,13 +879,11 @@ impl TournamentActor {
             .await
             .map_err(|why| AppError::unprocessable("cannot_pair", why))?;
         let s = st.settings();
-        let req: CreateGame = serde_json::from_value(json!({
-            "time_control": s.time_control,
-            "rated": s.rated,
-            // A tournament game is played or forfeited, never aborted or adjourned online.
-            "rules": {"allow_abort": false, "allow_adjournment": false},
-        }))
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+        let mut req = NewGame::new(parse_time_control(&s.time_control)?);
+        req.rated = s.rated;
+        // A tournament game is played or forfeited, never aborted or adjourned online.
+        req.rules.allow_abort = false;
+        req.rules.allow_adjournment = false;
         let mut boards = Vec::new();
         let mut games: Vec<GameRow> = Vec::new();
         let mut rows = Vec::new();
@@ -975,7 +971,7 @@ impl TournamentActor {
         for b in r.boards.iter().filter(|b| b.result.is_none()) {
             let Some(game) = &b.paired.game else { continue };
             let view = self.ctx.hub.view(game).await?;
-            if view.status == "finished" {
+            if view.status == Status::Finished {
                 continue;
             }
             let moves = view.moves.len();
@@ -983,9 +979,9 @@ impl TournamentActor {
             let black = moves >= 2 || r.present.contains(&b.paired.black);
             let result = match (white, black) {
                 (true, true) => continue,
-                (true, false) => "+/-",
-                (false, true) => "-/+",
-                (false, false) => "-/-",
+                (true, false) => GameResult::WhiteWinsByForfeit,
+                (false, true) => GameResult::BlackWinsByForfeit,
+                (false, false) => GameResult::DoubleForfeit,
             };
             let (res, term) = declared(result);
             match self
@@ -1010,7 +1006,7 @@ impl TournamentActor {
             events.push(Event::Result {
                 round,
                 board: b.paired.board,
-                result: result.to_owned(),
+                result: result.as_str().to_owned(),
                 termination: Some(term.name().to_owned()),
                 by: "default".into(),
             });
@@ -1034,12 +1030,7 @@ impl TournamentActor {
         self.record_results(events).await
     }
 
-    async fn game_ended(
-        &mut self,
-        game: &str,
-        result: Option<String>,
-        termination: Option<String>,
-    ) -> ApiResult<()> {
+    async fn game_ended(&mut self, game: &str, ended: GameEnded) -> ApiResult<()> {
         self.watched.remove(game);
         let Some((round, board)) = self.state.rounds.iter().find_map(|r| {
             r.boards
@@ -1049,15 +1040,16 @@ impl TournamentActor {
         }) else {
             return Ok(());
         };
-        let Some(result) = result.filter(|r| RESULTS.contains(&r.as_str())) else {
+        let result = ended.result.as_str();
+        if !RESULTS.contains(&result) {
             tracing::warn!(tournament = %self.state.id, %game, "a tournament game ended without a result");
             return Ok(());
-        };
+        }
         self.record_results(vec![Event::Result {
             round,
             board,
-            result,
-            termination,
+            result: result.to_owned(),
+            termination: ended.termination.map(|t| t.name().to_owned()),
             by: "game".into(),
         }])
         .await
@@ -1224,16 +1216,15 @@ impl TournamentActor {
     }
 }
 
-/// The game result and termination the arbiter declares for a tournament result.
-fn declared(result: &str) -> (GameResult, Termination) {
-    match result {
-        "1-0" => (GameResult::WhiteWins, Termination::ArbiterDecision),
-        "0-1" => (GameResult::BlackWins, Termination::ArbiterDecision),
-        "1/2-1/2" => (GameResult::Draw, Termination::ArbiterDecision),
-        "+/-" => (GameResult::WhiteWinsByForfeit, Termination::Forfeit),
-        "-/+" => (GameResult::BlackWinsByForfeit, Termination::Forfeit),
-        _ => (GameResult::DoubleForfeit, Termination::Forfeit),
-    }
+/// The game result and termination the arbiter declares for a tournament result: a forfeit
+/// (Art. 6.7.1), or the arbiter's decision (Art. 12.9).
+fn declared(result: GameResult) -> (GameResult, Termination) {
+    let termination = if result.is_forfeit() {
+        Termination::Forfeit
+    } else {
+        Termination::ArbiterDecision
+    };
+    (result, termination)
 }
 
 fn not_registered() -> AppError {
