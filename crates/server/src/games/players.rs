@@ -2,11 +2,14 @@
 //! names and ratings as shown, which request acts for which seat, whether a finished game is
 //! rated, and the PGN tags of the players (`White`, `WhiteElo`, `WhiteRatingDiff`, …).
 
+use arbiter_game::{GameResult, Termination};
+
 use crate::auth::{Account, Identity};
 use crate::db::{PlayersRow, RatedEnd};
 use crate::ratings;
 use crate::token;
 
+use super::api::GameEnded;
 use super::wire::{PlayerView, PlayersView, Seat};
 
 /// What a request proves about its sender: a seat token and/or an account.
@@ -151,16 +154,16 @@ impl Seats {
         }
     }
 
-    /// The ratings change when this game ends with `result` by `termination`: a rated game
-    /// between two accounts that was played (not aborted) to a result of 1-0, ½-½ or 0-1.
-    pub fn rated_end(&self, result: Option<&str>, termination: Option<&str>) -> Option<RatedEnd> {
-        if !self.row.rated || termination == Some("aborted") {
+    /// The ratings change when this game ends so: a rated game between two accounts that was
+    /// played (not aborted) to a result of 1-0, ½-½ or 0-1.
+    pub fn rated_end(&self, ended: &GameEnded) -> Option<RatedEnd> {
+        if !self.row.rated || ended.termination == Some(Termination::Aborted) {
             return None;
         }
-        let white_score = match result? {
-            "1-0" => 1.0,
-            "1/2-1/2" => 0.5,
-            "0-1" => 0.0,
+        let white_score = match ended.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
             _ => return None,
         };
         Some(RatedEnd {
@@ -265,30 +268,27 @@ mod tests {
 
     #[test]
     fn art_10_only_played_results_of_rated_games_are_rated() {
+        let end = |result, termination| GameEnded {
+            result,
+            termination: Some(termination),
+        };
         let s = rated_seats();
+        let score = |e| s.rated_end(&e).unwrap().white_score;
         assert_eq!(
-            s.rated_end(Some("1-0"), Some("checkmate"))
-                .unwrap()
-                .white_score,
+            score(end(GameResult::WhiteWins, Termination::Checkmate)),
             1.0
         );
-        assert_eq!(
-            s.rated_end(Some("1/2-1/2"), Some("agreement"))
-                .unwrap()
-                .white_score,
-            0.5
-        );
-        assert_eq!(
-            s.rated_end(Some("0-1"), Some("timeout"))
-                .unwrap()
-                .white_score,
-            0.0
-        );
-        assert!(s.rated_end(Some("*"), Some("aborted")).is_none());
-        assert!(s.rated_end(None, None).is_none());
+        assert_eq!(score(end(GameResult::Draw, Termination::Agreement)), 0.5);
+        assert_eq!(score(end(GameResult::BlackWins, Termination::Timeout)), 0.0);
+        let aborted = end(GameResult::Unfinished, Termination::Aborted);
+        assert!(s.rated_end(&aborted).is_none());
+        let forfeit = end(GameResult::WhiteWinsByForfeit, Termination::Forfeit);
+        assert!(s.rated_end(&forfeit).is_none());
         let mut casual = rated_seats();
         casual.row.rated = false;
-        assert!(casual.rated_end(Some("1-0"), Some("checkmate")).is_none());
+        assert!(casual
+            .rated_end(&end(GameResult::WhiteWins, Termination::Checkmate))
+            .is_none());
     }
 
     #[test]

@@ -134,13 +134,12 @@ impl GameActor {
         let status = self.status();
         let result = self.referee.result();
         let termination = self.referee.termination();
-        let ends = status == Status::Finished && self.stored_status != Status::Finished;
-        let rated_end = if ends {
-            self.seats
-                .rated_end(result.as_deref(), termination.as_deref())
-        } else {
-            None
-        };
+        // The game ends with this commit.
+        let ended = self
+            .referee
+            .ended()
+            .filter(|_| status == Status::Finished && self.stored_status != Status::Finished);
+        let rated_end = ended.and_then(|e| self.seats.rated_end(&e));
         let row = &self.seats.row;
         let start_ratings = match (row.rated, row.white_rating, row.black_rating) {
             (true, Some(w), Some(b)) if !self.start_ratings_stored => Some([w, b]),
@@ -171,7 +170,7 @@ impl GameActor {
                 rated_end,
             });
         let committed = self.write(Write::Append(rows, update)).await?;
-        if let Some(ended) = self.referee.ended().filter(|_| ends) {
+        if let Some(ended) = ended {
             self.tell_feed(Lifecycle::Ended(ended));
         }
         METRICS.moves(self.referee.ply().saturating_sub(ply0) as u64);

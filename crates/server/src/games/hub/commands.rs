@@ -3,8 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::broadcast::error::RecvError;
-
 use super::super::actor::Cmd;
 use super::super::api::GameEnded;
 use super::super::players::Credentials;
@@ -189,15 +187,10 @@ impl Hub {
             if let Some(ended) = sub.state.as_ref().and_then(GameEnded::of_state) {
                 return Ok(ended);
             }
-            loop {
-                match sub.rx.recv().await {
-                    Ok(ev) => {
-                        if let Some(ended) = GameEnded::of_message(ev.json.as_str()) {
-                            return Ok(ended);
-                        }
-                    }
-                    // Fell behind, or the game was unloaded: look again.
-                    Err(RecvError::Lagged(_) | RecvError::Closed) => break,
+            // Until the subscriber falls behind or the game is unloaded: then look again.
+            while let Ok(ev) = sub.rx.recv().await {
+                if let Some(ended) = GameEnded::of_message(ev.json.as_str()) {
+                    return Ok(ended);
                 }
             }
         }
