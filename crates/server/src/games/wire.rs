@@ -39,6 +39,27 @@ pub enum ColorChoice {
     Random,
 }
 
+impl ColorChoice {
+    /// The seat this choice gives its chooser; `Random` by the lowest bit of `random`.
+    pub fn seat(self, random: u64) -> Seat {
+        match self {
+            Self::White => Seat::White,
+            Self::Black => Seat::Black,
+            Self::Random if random & 1 == 0 => Seat::White,
+            Self::Random => Seat::Black,
+        }
+    }
+
+    /// `white`, `black` or `random`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::White => "white",
+            Self::Black => "black",
+            Self::Random => "random",
+        }
+    }
+}
+
 /// A seat: `white` or `black`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

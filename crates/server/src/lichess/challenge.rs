@@ -300,17 +300,7 @@ impl Challenges {
         };
         // The terms are checked as the game would be created.
         Hub::paired_row(&terms.new_game()?, challenger, &dest)?;
-        let final_color = match terms.color {
-            ColorChoice::White => Seat::White,
-            ColorChoice::Black => Seat::Black,
-            ColorChoice::Random => {
-                if token::random_u64() & 1 == 0 {
-                    Seat::White
-                } else {
-                    Seat::Black
-                }
-            }
-        };
+        let final_color = terms.color.seat(token::random_u64());
         let now = now_unix_ms();
         let c = Challenge {
             id: token::game_id(),
@@ -322,11 +312,7 @@ impl Challenges {
             decline_reason: None,
             created_at: now,
         };
-        let color = match c.terms.color {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
-        };
+        let color = c.terms.color.as_str();
         sqlx::query(
             "INSERT INTO challenges (id, challenger, dest, status, time_control, variant, rated, \
              color, final_color, fen, created_at, updated_at) \
@@ -575,11 +561,7 @@ impl Challenges {
             "rated": c.terms.rated,
             "speed": speed,
             "timeControl": clock.time_control_json(),
-            "color": match c.terms.color {
-                ColorChoice::White => "white",
-                ColorChoice::Black => "black",
-                ColorChoice::Random => "random",
-            },
+            "color": c.terms.color.as_str(),
             "finalColor": c.final_color.as_str(),
             "perf": {"icon": "", "name": perf_name(speed, c.terms.variant)},
             "direction": if c.challenger.id == viewer { "out" } else { "in" },

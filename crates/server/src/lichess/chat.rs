@@ -86,10 +86,7 @@ pub struct Chat {
 
 /// Is `account` a player of the game `view` shows?
 pub fn plays_in(view: &GameView, account: &Account) -> bool {
-    [&view.players.white, &view.players.black]
-        .into_iter()
-        .flatten()
-        .any(|p| p.name == account.username)
+    super::wire::seat_of(view, &account.username).is_some()
 }
 
 impl Chat {

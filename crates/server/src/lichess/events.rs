@@ -20,11 +20,11 @@ use tokio::sync::broadcast::error::RecvError;
 use super::error::LichessResult;
 use super::ndjson::{self, Gone, Lines};
 use super::service::{origin, require_any_scope, Lichess};
-use super::wire::{game_info, Source};
+use super::wire::{game_info, seat_of, Source};
 use crate::auth::{Account, LoggedIn};
 use crate::error::ApiResult;
 use crate::games::feed::Lifecycle;
-use crate::games::wire::{GameView, Seat};
+use crate::games::wire::GameView;
 
 /// How often the stream looks at the database for what the live feeds did not bring, in a
 /// cluster.
@@ -45,17 +45,6 @@ async fn playing_ids(l: &Lichess, account: &str) -> ApiResult<Vec<String>> {
         .collect())
 }
 
-fn seat_in(view: &GameView, account: &Account) -> Option<Seat> {
-    let name = account.username.as_str();
-    if view.players.white.as_ref().is_some_and(|p| p.name == name) {
-        Some(Seat::White)
-    } else if view.players.black.as_ref().is_some_and(|p| p.name == name) {
-        Some(Seat::Black)
-    } else {
-        None
-    }
-}
-
 /// How the game came about: a challenge (its id is the game's), the computer, or the lobby.
 async fn source(l: &Lichess, view: &GameView) -> Source {
     if view.computer.is_some() {
@@ -69,7 +58,7 @@ async fn source(l: &Lichess, view: &GameView) -> Source {
 
 async fn info(l: &Lichess, id: &str, account: &Account) -> Option<Value> {
     let view = l.hub.view(id).await.ok()?;
-    let seat = seat_in(&view, account)?;
+    let seat = seat_of(&view, &account.username)?;
     Some(game_info(&view, seat, source(l, &view).await))
 }
 

@@ -17,30 +17,18 @@ use super::chat::{plays_in, Room};
 use super::error::{ok, LichessResult};
 use super::ndjson::{self, Gone, Lines};
 use super::service::{Lichess, PlayApi};
-use super::wire::{game_full, game_state};
+use super::wire::{game_full, game_state, seat_of};
 use crate::auth::LoggedIn;
 use crate::error::{ApiResult, AppError};
 use crate::games::players::Credentials;
 use crate::games::referee::Action;
-use crate::games::wire::{DrawAction, DrawRequest, GameView, MoveRequest, Seat};
+use crate::games::wire::{DrawAction, DrawRequest, GameView, MoveRequest};
 use crate::games::Status;
 
 fn credentials(who: &LoggedIn) -> Credentials {
     Credentials {
         token: None,
         account: Some(who.account.id.clone()),
-    }
-}
-
-/// The seat `who` holds in the game `view` shows.
-fn seat_of(view: &GameView, who: &LoggedIn) -> Option<Seat> {
-    let name = who.account.username.as_str();
-    if view.players.white.as_ref().is_some_and(|p| p.name == name) {
-        Some(Seat::White)
-    } else if view.players.black.as_ref().is_some_and(|p| p.name == name) {
-        Some(Seat::Black)
-    } else {
-        None
     }
 }
 
@@ -270,7 +258,7 @@ pub async fn post_draw(
     PlayApi::of_path(uri.path()).check(&who)?;
     let yes = yes_no(&answer)?;
     let view = l.hub.view(&id).await?;
-    let seat = seat_of(&view, &who)
+    let seat = seat_of(&view, &who.account.username)
         .ok_or_else(|| AppError::forbidden("not_a_player", "you do not play in this game"))?;
     let offered_to_me = view.draw_offer == Some(seat.other());
     let action = match (yes, offered_to_me) {

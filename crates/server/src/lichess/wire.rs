@@ -235,6 +235,27 @@ pub fn variant_json(variant: Variant, initial_fen: &str) -> Value {
     }
 }
 
+/// The seat the player named `username` holds in the game `view` shows.
+pub fn seat_of(view: &GameView, username: &str) -> Option<Seat> {
+    if view
+        .players
+        .white
+        .as_ref()
+        .is_some_and(|p| p.name == username)
+    {
+        Some(Seat::White)
+    } else if view
+        .players
+        .black
+        .as_ref()
+        .is_some_and(|p| p.name == username)
+    {
+        Some(Seat::Black)
+    } else {
+        None
+    }
+}
+
 /// A player of a game as lichess's game stream writes it (`id` is the lower-case name).
 pub fn player_json(view: &GameView, seat: Seat) -> Value {
     if let Some(c) = view.computer.as_ref().filter(|c| c.seat == seat) {

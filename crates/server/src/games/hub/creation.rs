@@ -9,7 +9,7 @@ use super::super::api::{NewGame, Status};
 use super::super::computer::{ComputerKind, ComputerSeat};
 use super::super::referee::{Referee, Spec};
 use super::super::replay;
-use super::super::wire::{ColorChoice, GameSummary, Lobby, Seat, SeatGrant, Variant};
+use super::super::wire::{GameSummary, Lobby, Seat, SeatGrant, Variant};
 use super::Hub;
 use crate::accounts::queries as account_queries;
 use crate::auth::Account;
@@ -67,17 +67,7 @@ impl Hub {
                 ));
             }
         }
-        let seat = match req.color {
-            ColorChoice::White => Seat::White,
-            ColorChoice::Black => Seat::Black,
-            ColorChoice::Random => {
-                if token::random_u64() & 1 == 0 {
-                    Seat::White
-                } else {
-                    Seat::Black
-                }
-            }
-        };
+        let seat = req.color.seat(token::random_u64());
         let tok = token::generate();
         let now = db::now_unix_ms();
         let id = token::game_id();
