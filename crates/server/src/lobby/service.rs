@@ -27,7 +27,7 @@ use crate::auth::Account;
 use crate::db::now_unix_ms;
 use crate::error::{ApiResult, AppError};
 use crate::games::api::parse_time_control;
-use crate::games::wire::{ColorChoice, Variant};
+use crate::games::wire::{ColorChoice, Seat, Variant};
 use crate::games::{Hub, NewGame};
 use crate::ratings::{self, Category};
 use crate::token;
@@ -393,12 +393,7 @@ impl Lobby {
             (open.seek, open.account, (a, pa || pb))
         };
         self.publish_removed(removed.0, removed.1);
-        let seeker_white = match seek.color {
-            ColorChoice::White => true,
-            ColorChoice::Black => false,
-            ColorChoice::Random => token::random_u64() & 1 == 0,
-        };
-        let (white, black) = if seeker_white {
+        let (white, black) = if seek.color.seat(token::random_u64()) == Seat::White {
             (&seeker, account)
         } else {
             (account, &seeker)
