@@ -242,10 +242,6 @@ pub struct Challenges {
     changes: broadcast::Sender<Arc<ChallengeChange>>,
 }
 
-fn seat_str(s: Seat) -> &'static str {
-    s.as_str()
-}
-
 impl Challenges {
     /// Over the database `pool`.
     pub fn new(pool: AnyPool) -> Self {
@@ -325,7 +321,7 @@ impl Challenges {
         .bind(c.terms.variant.as_str())
         .bind(i64::from(c.terms.rated))
         .bind(color)
-        .bind(seat_str(final_color))
+        .bind(final_color.as_str())
         .bind(&c.terms.fen)
         .bind(now)
         .execute(&self.pool)

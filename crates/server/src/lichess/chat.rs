@@ -18,6 +18,7 @@ use crate::error::{ApiResult, AppError};
 use crate::games::wire::GameView;
 use crate::games::Status;
 use crate::token;
+use crate::tournaments::events::Event;
 
 /// The longest line, in characters (lichess's limit).
 pub const MAX_LINE_CHARS: usize = 140;
@@ -180,8 +181,12 @@ impl Chat {
         .await?;
         let Some(row) = row else { return Ok(false) };
         let data: String = row.try_get("data")?;
-        let created: serde_json::Value = serde_json::from_str(&data).unwrap_or_default();
-        Ok(!find_flag(&created, "players_chat"))
+        let players_chat = match serde_json::from_str::<Event>(&data) {
+            Ok(Event::Created { settings, .. }) => settings.players_chat,
+            // Not the tournament's creation (cannot happen): the FIDE default.
+            _ => false,
+        };
+        Ok(!players_chat)
     }
 
     /// The newest lines of a room, oldest first.
@@ -212,19 +217,5 @@ impl Chat {
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
         out.reverse();
         Ok(out)
-    }
-}
-
-/// The boolean `key` anywhere in `v` (the tournament's settings inside its first event).
-fn find_flag(v: &serde_json::Value, key: &str) -> bool {
-    match v {
-        serde_json::Value::Object(m) => {
-            m.get(key)
-                .and_then(serde_json::Value::as_bool)
-                .unwrap_or(false)
-                || m.values().any(|x| find_flag(x, key))
-        }
-        serde_json::Value::Array(a) => a.iter().any(|x| find_flag(x, key)),
-        _ => false,
     }
 }

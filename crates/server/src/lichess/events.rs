@@ -197,25 +197,20 @@ impl EventStream {
         if c.challenger.id != self.me.id && c.dest.id != self.me.id {
             return Ok(());
         }
+        // A pending challenge is told once; an answered one is forgotten.
         let kind = match c.status.as_str() {
-            "created" => {
-                if !self.challenges.insert(c.id.clone()) {
-                    return Ok(());
-                }
-                "challenge"
-            }
-            "canceled" => "challengeCanceled",
-            "declined" => "challengeDeclined",
-            // The game's start follows through the feed.
-            _ => {
+            "created" if self.challenges.insert(c.id.clone()) => "challenge",
+            "created" => return Ok(()),
+            answered => {
                 self.challenges.remove(&c.id);
-                return Ok(());
+                match answered {
+                    "canceled" => "challengeCanceled",
+                    "declined" => "challengeDeclined",
+                    // Accepted: the game's start follows through the feed.
+                    _ => return Ok(()),
+                }
             }
         };
-        self.challenges.remove(&c.id);
-        if kind == "challenge" {
-            self.challenges.insert(c.id.clone());
-        }
         let Ok(json) = self.l.challenges.json(c, &self.me.id, &self.origin).await else {
             return Ok(());
         };

@@ -49,16 +49,12 @@ pub async fn stream(
     PlayApi::of_path(uri.path()).check(&who)?;
     let view = l.hub.view(&id).await?;
     let sub = l.hub.subscribe(&id, Some(view.last_seq)).await?;
-    let player = plays_in_view(&view, &who);
+    let player = plays_in(&view, &who.account);
     let chat = l.chat.subscribe();
     let closing = l.hub.closing();
     Ok(ndjson::stream(closing, move |lines| async move {
         let _ = follow(l, id, view, sub, chat, player, lines).await;
     }))
-}
-
-fn plays_in_view(view: &GameView, who: &LoggedIn) -> bool {
-    plays_in(view, &who.account)
 }
 
 async fn follow(

@@ -270,7 +270,7 @@ pub fn player_json(view: &GameView, seat: Seat) -> Value {
             let mut v = json!({
                 "id": p.name.to_lowercase(),
                 "name": p.name,
-                "title": player_title(p),
+                "title": p.title,
             });
             if let Some(r) = p.rating {
                 v["rating"] = json!(r);
@@ -282,14 +282,6 @@ pub fn player_json(view: &GameView, seat: Seat) -> Value {
         }
         None => json!({"id": null, "name": "Anonymous", "title": null}),
     }
-}
-
-/// The title shown for a player (`BOT` for bot accounts).
-pub fn player_title(p: &PlayerView) -> Value {
-    serde_json::to_value(p)
-        .ok()
-        .and_then(|v| v.get("title").cloned())
-        .unwrap_or(Value::Null)
 }
 
 /// The moves as lichess writes them: UCI, space separated.
