@@ -6,7 +6,6 @@ pub mod lichess;
 pub mod limits;
 pub mod password;
 pub mod queries;
-pub mod titles;
 pub mod wire;
 
 use std::sync::Arc;

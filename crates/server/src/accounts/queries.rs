@@ -311,7 +311,6 @@ pub async fn upgrade_to_bot(
     .execute(pool)
     .await?;
     if done.rows_affected() == 1 {
-        super::titles::note(account_id, Some(crate::auth::BOT_TITLE));
         return Ok(Ok(()));
     }
     Ok(Err(match by_id(pool, account_id).await? {
@@ -337,23 +336,39 @@ pub async fn bots_among(pool: &AnyPool, ids: &[String]) -> Result<Vec<AccountRow
     Ok(out)
 }
 
-/// The usernames of accounts by id, and whether each is closed.
+/// A player's name as a game shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerName {
+    /// The username.
+    pub username: String,
+    /// The account has been closed since.
+    pub closed: bool,
+    /// Its title (`BOT`).
+    pub title: Option<String>,
+}
+
+/// The names of accounts by id: username, whether closed, title.
 ///
 /// # Errors
 /// Database errors.
 pub async fn names(
     pool: &AnyPool,
     ids: &[&str],
-) -> Result<std::collections::HashMap<String, (String, bool)>, sqlx::Error> {
+) -> Result<std::collections::HashMap<String, PlayerName>, sqlx::Error> {
     let mut out = std::collections::HashMap::new();
     for id in ids {
         if out.contains_key(*id) {
             continue;
         }
         if let Some(r) = by_id(pool, id).await? {
-            // The game's players show the title (see `titles`).
-            super::titles::note(&r.id, r.title.as_deref());
-            out.insert(r.id, (r.username, r.closed_at.is_some()));
+            out.insert(
+                r.id,
+                PlayerName {
+                    username: r.username,
+                    closed: r.closed_at.is_some(),
+                    title: r.title,
+                },
+            );
         }
     }
     Ok(out)

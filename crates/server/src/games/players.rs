@@ -4,6 +4,7 @@
 
 use arbiter_game::{GameResult, Termination};
 
+use crate::accounts::queries::PlayerName;
 use crate::auth::{Account, Identity};
 use crate::db::{PlayersRow, RatedEnd};
 use crate::ratings;
@@ -55,9 +56,9 @@ pub struct Seats {
     /// Accounts, rated or not, ratings at the start and changes at the end.
     pub row: PlayersRow,
     /// White's username and whether the account is closed.
-    pub white_name: Option<(String, bool)>,
+    pub white_name: Option<PlayerName>,
     /// Black's username.
-    pub black_name: Option<(String, bool)>,
+    pub black_name: Option<PlayerName>,
 }
 
 impl Seats {
@@ -84,10 +85,11 @@ impl Seats {
 
     /// Give `seat` to a token hash and/or an account.
     pub fn take(&mut self, seat: Seat, hash: Option<String>, account: Option<&Account>) {
-        let name = account.map(|a| (a.username.clone(), false));
-        if let Some(a) = account {
-            crate::accounts::titles::note(&a.id, a.title.as_deref());
-        }
+        let name = account.map(|a| PlayerName {
+            username: a.username.clone(),
+            closed: false,
+            title: a.title.clone(),
+        });
         let id = account.map(|a| a.id.clone());
         match seat {
             Seat::White => {
@@ -123,7 +125,7 @@ impl Seats {
     }
 
     /// The username of `seat`'s player and whether the account is closed.
-    pub fn name(&self, seat: Seat) -> Option<&(String, bool)> {
+    pub fn name(&self, seat: Seat) -> Option<&PlayerName> {
         match seat {
             Seat::White => self.white_name.as_ref(),
             Seat::Black => self.black_name.as_ref(),
@@ -131,7 +133,11 @@ impl Seats {
     }
 
     fn player(&self, seat: Seat) -> Option<PlayerView> {
-        let (name, closed) = self.name(seat)?.clone();
+        let PlayerName {
+            username: name,
+            closed,
+            title,
+        } = self.name(seat)?.clone();
         let (rating, diff) = match seat {
             Seat::White => (self.row.white_rating, self.row.white_rating_diff),
             Seat::Black => (self.row.black_rating, self.row.black_rating_diff),
@@ -142,7 +148,7 @@ impl Seats {
             provisional: rating.is_some_and(|r| r.1),
             rating_diff: diff,
             closed,
-            title: self.account(seat).and_then(crate::accounts::titles::of),
+            title,
         })
     }
 
@@ -184,14 +190,14 @@ impl Seats {
         for (seat, tag) in [(Seat::White, "White"), (Seat::Black, "Black")] {
             let name = match (&computer, self.name(seat)) {
                 (Some((s, n)), _) if *s == seat => n.clone(),
-                (_, Some((n, _))) => n.clone(),
+                (_, Some(n)) => n.username.clone(),
                 // Anonymous seats keep the names they had before accounts existed.
                 _ => tag.to_owned(),
             };
             tags.push((tag, name));
         }
         for (seat, tag) in [(Seat::White, "WhiteTitle"), (Seat::Black, "BlackTitle")] {
-            if let Some(title) = self.account(seat).and_then(crate::accounts::titles::of) {
+            if let Some(title) = self.name(seat).and_then(|n| n.title.clone()) {
                 tags.push((tag, title));
             }
         }

@@ -10,6 +10,7 @@ use super::api::Status;
 use super::computer::ComputerSeat;
 use super::players::Seats;
 use super::referee::{Referee, Spec};
+use crate::accounts::queries::PlayerName;
 use crate::db::{EventRow, GameRow};
 use crate::error::{ApiResult, AppError};
 
@@ -66,7 +67,7 @@ pub fn replay(row: &GameRow, events: &[EventRow]) -> ApiResult<Replayed> {
 
 /// The seats of `row`'s game; `names` maps account ids to their usernames and whether the
 /// account is closed.
-pub fn seats(row: &GameRow, names: &HashMap<String, (String, bool)>) -> Seats {
+pub fn seats(row: &GameRow, names: &HashMap<String, PlayerName>) -> Seats {
     let name_of = |a: &Option<String>| a.as_ref().and_then(|a| names.get(a).cloned());
     Seats {
         white_name: name_of(&row.players.white_account),

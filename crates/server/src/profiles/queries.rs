@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 
+use crate::accounts::queries::PlayerName;
 use crate::db::{game_row, GameRow, RatingRow, StoreError};
 
 /// Which of a player's games.
@@ -76,7 +77,7 @@ pub struct NamedGame {
     /// The game's row.
     pub row: GameRow,
     /// The names of its accounts.
-    pub names: HashMap<String, (String, bool)>,
+    pub names: HashMap<String, PlayerName>,
     /// The stored opening of a finished game (ECO, name; both empty: looked up, no name);
     /// `None` until looked up.
     pub opening: Option<(String, String)>,
@@ -109,10 +110,15 @@ fn named_game(r: &AnyRow) -> Result<NamedGame, StoreError> {
             let name: Option<String> = r.try_get(name)?;
             let closed: Option<i64> = r.try_get(closed)?;
             let title: Option<String> = r.try_get(title)?;
-            // The players' views show it (see `accounts::titles`).
-            crate::accounts::titles::note(id, title.as_deref());
-            if let Some(name) = name {
-                names.insert(id.clone(), (name, closed.is_some()));
+            if let Some(username) = name {
+                names.insert(
+                    id.clone(),
+                    PlayerName {
+                        username,
+                        closed: closed.is_some(),
+                        title,
+                    },
+                );
             }
         }
     }

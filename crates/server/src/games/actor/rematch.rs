@@ -42,7 +42,7 @@ impl GameActor {
         let opponent = seat.other();
         let computer = self.computer.as_ref().map(|c| c.seat.clone());
         let vs_computer = computer.as_ref().is_some_and(|c| c.seat == opponent);
-        if self.seats.name(opponent).is_some_and(|(_, closed)| *closed) {
+        if self.seats.name(opponent).is_some_and(|n| n.closed) {
             return Err(AppError::conflict(
                 "opponent_left",
                 "the opponent's account is closed",

@@ -221,7 +221,7 @@ impl Hub {
     /// # Errors
     /// Database errors (500).
     pub async fn lobby(&self) -> ApiResult<Lobby> {
-        let summary = |r: GameRow, names: &HashMap<String, (String, bool)>| {
+        let summary = |r: GameRow, names: &HashMap<String, account_queries::PlayerName>| {
             let taken = |hash: &Option<String>, account: &Option<String>| {
                 hash.is_some() || account.is_some()
             };
@@ -231,7 +231,7 @@ impl Hub {
             let creator = [&r.players.white_account, &r.players.black_account]
                 .into_iter()
                 .flatten()
-                .find_map(|a| names.get(a).map(|(n, _)| n.clone()));
+                .find_map(|a| names.get(a).map(|n| n.username.clone()));
             GameSummary {
                 open_seat: match (white, black) {
                     (false, true) => Some(Seat::White),
